@@ -1,0 +1,376 @@
+//! The `taskctl` example CLI: its clap types (shared by the binary and the
+//! tests) and what each command does.
+
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use mcp_bridge::{Io, McpTool};
+use serde::{Deserialize, Serialize};
+
+/// Keep a small task list in a JSON file.
+///
+/// Tasks have a title, a priority from 1 to 5, tags, an optional time
+/// estimate and a status. Every command reads and writes the file given
+/// with `--db`.
+#[derive(Parser, McpTool, Debug, Clone, PartialEq)]
+#[command(name = "taskctl", version)]
+pub struct Cli {
+    /// The task file (created when missing)
+    #[arg(long, global = true, default_value = "tasks.json")]
+    pub db: PathBuf,
+
+    /// Print more details (repeat for even more)
+    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    pub verbose: u8,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, McpTool, Debug, Clone, PartialEq)]
+pub enum Command {
+    /// Add, list, finish and remove tasks
+    #[command(subcommand)]
+    Task(TaskCommand),
+
+    /// Show counts of tasks by status
+    Stats(StatsArgs),
+
+    /// Delete every finished task for good
+    #[command(hide = true)]
+    Purge,
+}
+
+#[derive(Subcommand, McpTool, Debug, Clone, PartialEq)]
+pub enum TaskCommand {
+    /// Add a task.
+    ///
+    /// The task gets the next free id, which is printed. Give it a
+    /// priority, tags and an estimate so `list` can sort and filter.
+    ///
+    /// Titles are taken literally: quotes, dashes and semicolons are kept.
+    Add(AddArgs),
+
+    /// List tasks, most urgent first
+    List {
+        /// Only tasks with this status
+        #[arg(long, value_enum)]
+        status: Option<Status>,
+
+        /// Only tasks with this tag
+        #[arg(long)]
+        tag: Option<String>,
+
+        /// Include finished tasks
+        #[arg(long)]
+        all: bool,
+    },
+
+    /// Mark tasks as done
+    Done {
+        /// Ids of the tasks to finish
+        #[arg(required = true)]
+        ids: Vec<u64>,
+    },
+
+    /// Remove a task
+    Remove {
+        /// Id of the task
+        id: u64,
+
+        /// Remove it even if it is not done
+        #[arg(long)]
+        force: bool,
+    },
+}
+
+#[derive(Args, McpTool, Debug, Clone, PartialEq)]
+pub struct AddArgs {
+    /// What has to be done
+    pub title: String,
+
+    /// How urgent it is, from 1 (whenever) to 5 (now)
+    #[arg(short, long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(1..=5))]
+    pub priority: u8,
+
+    /// A tag to file the task under (repeatable)
+    #[arg(short, long)]
+    pub tag: Vec<String>,
+
+    /// How long it should take, e.g. 90m or 2h
+    #[arg(long, value_parser = parse_duration)]
+    pub estimate: Option<Duration>,
+
+    /// The status to start in
+    #[arg(long, value_enum, default_value_t = Status::Todo)]
+    pub status: Status,
+}
+
+#[derive(Args, McpTool, Debug, Clone, PartialEq)]
+pub struct StatsArgs {
+    #[command(subcommand)]
+    pub command: Option<StatsCommand>,
+}
+
+#[derive(Subcommand, McpTool, Debug, Clone, PartialEq)]
+pub enum StatsCommand {
+    /// Write the counts as JSON to a file
+    Export {
+        /// Where to write the JSON
+        file: PathBuf,
+    },
+}
+
+/// Where a task stands.
+#[derive(ValueEnum, Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// Not started
+    Todo,
+    /// In progress
+    Doing,
+    /// Finished
+    Done,
+}
+
+impl Status {
+    fn name(self) -> &'static str {
+        match self {
+            Status::Todo => "todo",
+            Status::Doing => "doing",
+            Status::Done => "done",
+        }
+    }
+}
+
+/// Reads durations like `90s`, `15m`, `2h`, `1h30m` or `3d`.
+pub fn parse_duration(text: &str) -> Result<Duration, String> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Err("empty duration".into());
+    }
+    let mut total = 0u64;
+    let mut number = String::new();
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        if c.is_ascii_digit() {
+            number.push(c);
+            rest = &rest[1..];
+            continue;
+        }
+        let unit_len = rest
+            .find(|ch: char| ch.is_ascii_digit())
+            .unwrap_or(rest.len());
+        let unit = rest[..unit_len].trim();
+        rest = &rest[unit_len..];
+        let seconds = match unit {
+            "s" => 1,
+            "m" | "min" => 60,
+            "h" => 3600,
+            "d" => 86_400,
+            other => return Err(format!("unknown unit `{other}` (use s, m, h or d)")),
+        };
+        let n: u64 = number
+            .parse()
+            .map_err(|_| format!("a number must come before `{unit}`"))?;
+        number.clear();
+        total = total.saturating_add(n.saturating_mul(seconds));
+    }
+    if !number.is_empty() {
+        return Err(format!("`{number}` needs a unit (s, m, h or d)"));
+    }
+    Ok(Duration::from_secs(total))
+}
+
+fn format_duration(duration: Duration) -> String {
+    let minutes = duration.as_secs() / 60;
+    match (minutes / 60, minutes % 60) {
+        (0, m) => format!("{m}m"),
+        (h, 0) => format!("{h}h"),
+        (h, m) => format!("{h}h{m}m"),
+    }
+}
+
+/// One task as stored in the file.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct Task {
+    pub id: u64,
+    pub title: String,
+    pub priority: u8,
+    pub tags: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub estimate_minutes: Option<u64>,
+    pub status: Status,
+}
+
+/// The task file.
+#[derive(Serialize, Deserialize, Debug, Default, Clone, PartialEq)]
+pub struct TaskFile {
+    pub next_id: u64,
+    pub tasks: Vec<Task>,
+}
+
+/// A command that could not do its job.
+#[derive(Debug)]
+pub enum TaskError {
+    Io(PathBuf, io::Error),
+    Corrupt(PathBuf, serde_json::Error),
+    NoSuchTask(u64),
+    NotDone(u64),
+}
+
+impl std::fmt::Display for TaskError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TaskError::Io(path, e) => write!(f, "cannot use {}: {e}", path.display()),
+            TaskError::Corrupt(path, e) => write!(f, "{} is not a task file: {e}", path.display()),
+            TaskError::NoSuchTask(id) => write!(f, "no task with id {id}"),
+            TaskError::NotDone(id) => {
+                write!(f, "task {id} is not done; pass --force to remove it anyway")
+            }
+        }
+    }
+}
+
+impl From<io::Error> for TaskError {
+    fn from(e: io::Error) -> Self {
+        TaskError::Io(PathBuf::from("<output>"), e)
+    }
+}
+
+impl TaskFile {
+    pub fn load(path: &Path) -> Result<Self, TaskError> {
+        match fs::read(path) {
+            Ok(bytes) => {
+                serde_json::from_slice(&bytes).map_err(|e| TaskError::Corrupt(path.into(), e))
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(TaskFile {
+                next_id: 1,
+                tasks: Vec::new(),
+            }),
+            Err(e) => Err(TaskError::Io(path.into(), e)),
+        }
+    }
+
+    pub fn save(&self, path: &Path) -> Result<(), TaskError> {
+        let json = serde_json::to_vec_pretty(self).expect("tasks serialize");
+        fs::write(path, json).map_err(|e| TaskError::Io(path.into(), e))
+    }
+
+    fn find(&mut self, id: u64) -> Result<&mut Task, TaskError> {
+        self.tasks
+            .iter_mut()
+            .find(|t| t.id == id)
+            .ok_or(TaskError::NoSuchTask(id))
+    }
+}
+
+/// Runs one parsed command; the same code serves the CLI and MCP.
+pub fn run(cli: Cli, io: &mut Io<'_>) -> Result<(), TaskError> {
+    let mut file = TaskFile::load(&cli.db)?;
+    if cli.verbose > 0 {
+        writeln!(
+            io.err(),
+            "using {} ({} tasks)",
+            cli.db.display(),
+            file.tasks.len()
+        )?;
+    }
+    match cli.command {
+        Command::Task(TaskCommand::Add(add)) => {
+            let id = file.next_id.max(1);
+            file.next_id = id + 1;
+            file.tasks.push(Task {
+                id,
+                title: add.title.clone(),
+                priority: add.priority,
+                tags: add.tag,
+                estimate_minutes: add.estimate.map(|d| d.as_secs() / 60),
+                status: add.status,
+            });
+            file.save(&cli.db)?;
+            writeln!(io.out(), "added task #{id}: {}", add.title)?;
+        }
+        Command::Task(TaskCommand::List { status, tag, all }) => {
+            let mut tasks: Vec<&Task> = file
+                .tasks
+                .iter()
+                .filter(|t| all || status == Some(Status::Done) || t.status != Status::Done)
+                .filter(|t| status.is_none_or(|s| t.status == s))
+                .filter(|t| tag.as_ref().is_none_or(|tag| t.tags.contains(tag)))
+                .collect();
+            tasks.sort_by_key(|t| (std::cmp::Reverse(t.priority), t.id));
+            for task in tasks {
+                write!(
+                    io.out(),
+                    "#{} [{}] p{} {}",
+                    task.id,
+                    task.status.name(),
+                    task.priority,
+                    task.title
+                )?;
+                if !task.tags.is_empty() {
+                    write!(io.out(), " ({})", task.tags.join(", "))?;
+                }
+                if let Some(minutes) = task.estimate_minutes.filter(|_| cli.verbose > 0) {
+                    write!(
+                        io.out(),
+                        " ~{}",
+                        format_duration(Duration::from_secs(minutes * 60))
+                    )?;
+                }
+                writeln!(io.out())?;
+            }
+        }
+        Command::Task(TaskCommand::Done { ids }) => {
+            for id in &ids {
+                file.find(*id)?.status = Status::Done;
+            }
+            file.save(&cli.db)?;
+            for id in ids {
+                writeln!(io.out(), "done: #{id}")?;
+            }
+        }
+        Command::Task(TaskCommand::Remove { id, force }) => {
+            let task = file.find(id)?;
+            if task.status != Status::Done && !force {
+                return Err(TaskError::NotDone(id));
+            }
+            file.tasks.retain(|t| t.id != id);
+            file.save(&cli.db)?;
+            writeln!(io.out(), "removed task #{id}")?;
+        }
+        Command::Stats(StatsArgs { command }) => {
+            let count = |s: Status| file.tasks.iter().filter(|t| t.status == s).count();
+            let counts = serde_json::json!({
+                "todo": count(Status::Todo),
+                "doing": count(Status::Doing),
+                "done": count(Status::Done),
+            });
+            match command {
+                None => writeln!(
+                    io.out(),
+                    "todo: {}, doing: {}, done: {}",
+                    counts["todo"],
+                    counts["doing"],
+                    counts["done"]
+                )?,
+                Some(StatsCommand::Export { file: path }) => {
+                    fs::write(&path, counts.to_string())
+                        .map_err(|e| TaskError::Io(path.clone(), e))?;
+                    writeln!(io.out(), "wrote {}", path.display())?;
+                }
+            }
+        }
+        Command::Purge => {
+            let before = file.tasks.len();
+            file.tasks.retain(|t| t.status != Status::Done);
+            file.save(&cli.db)?;
+            writeln!(io.out(), "purged {} tasks", before - file.tasks.len())?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,529 @@
+//! Code generation: spec builders and typed constructors, inside
+//! `const _: () = { ... };` and reaching the runtime only through
+//! `::mcp_bridge::__private`.
+
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
+use syn::Type;
+
+use crate::model::{
+    Action, Arg, Builtin, Container, DefaultValue, Field, FieldKind, Input, Layer, Shape,
+    ValueKind, Variant, VariantKind,
+};
+
+pub(crate) fn expand(input: &Input<'_>) -> TokenStream {
+    let body = match input {
+        Input::Struct(container, fields) => expand_struct(container, fields),
+        Input::Enum(container, variants) => expand_enum(container, variants),
+    };
+    quote! {
+        #[doc(hidden)]
+        #[allow(
+            non_upper_case_globals,
+            unused_qualifications,
+            unused_variables,
+            clippy::all,
+            clippy::pedantic,
+            clippy::nursery,
+        )]
+        const _: () = {
+            #body
+        };
+    }
+}
+
+fn private() -> TokenStream {
+    quote!(::mcp_bridge::__private)
+}
+
+fn expand_struct(container: &Container<'_>, fields: &[Field<'_>]) -> TokenStream {
+    let p = private();
+    let ident = container.ident;
+    let (impl_generics, ty_generics, where_clause) = container.generics.split_for_impl();
+    let augment = augment_fields(fields, quote!(__cmd));
+    let layer = layer_tokens(&container.layer);
+    let construct = construct_fields(fields, quote!(Self));
+    let root_name = match &container.name {
+        Some(name) => quote!(#name),
+        None => quote!(::core::env!("CARGO_PKG_NAME")),
+    };
+    quote! {
+        #[automatically_derived]
+        impl #impl_generics #p::McpArgs for #ident #ty_generics #where_clause {
+            fn mcp_augment(__cmd: &mut #p::CommandSpec) {
+                #augment
+                __cmd.apply(&#layer);
+            }
+
+            fn mcp_build(__ctx: &mut #p::BuildCtx<'_>) -> #p::Result<Self, #p::ArgError> {
+                #p::Ok(#construct)
+            }
+        }
+
+        #[automatically_derived]
+        impl #impl_generics #p::McpRoot for #ident #ty_generics #where_clause {
+            fn mcp_root_name() -> &'static str {
+                #root_name
+            }
+        }
+    }
+}
+
+fn expand_enum(container: &Container<'_>, variants: &[Variant<'_>]) -> TokenStream {
+    let p = private();
+    let ident = container.ident;
+    let (impl_generics, ty_generics, where_clause) = container.generics.split_for_impl();
+    let layer = layer_tokens(&container.layer);
+    let type_name = ident.to_string();
+
+    let mut augments = Vec::new();
+    let mut arms = Vec::new();
+    for (index, variant) in variants.iter().enumerate() {
+        let index = index as u32;
+        let vident = variant.ident;
+        let name = &variant.name;
+        let vlayer = layer_tokens(&variant.layer);
+        match &variant.kind {
+            VariantKind::NotATool => continue,
+            VariantKind::Flatten(ty) => {
+                augments.push(quote! {{
+                    let __start = __cmd.subcommands.len();
+                    <#ty as #p::McpSubcommand>::mcp_augment_subcommands(__cmd);
+                    for __sub in &mut __cmd.subcommands[__start..] {
+                        __sub.selector.insert(0, #index);
+                    }
+                }});
+                arms.push(quote! {
+                    #p::Some(#index) => #p::Ok(Self::#vident(<#ty as #p::McpSubcommand>::mcp_build(__ctx)?)),
+                });
+                continue;
+            }
+            VariantKind::Unit => {
+                augments.push(subcommand_node(name, index, TokenStream::new(), &vlayer));
+                arms.push(quote!(#p::Some(#index) => #p::Ok(Self::#vident),));
+            }
+            VariantKind::Named(fields) => {
+                let augment = augment_fields(fields, quote!(__sub));
+                augments.push(subcommand_node(name, index, augment, &vlayer));
+                let construct = construct_fields(fields, quote!(Self::#vident));
+                arms.push(quote!(#p::Some(#index) => #p::Ok(#construct),));
+            }
+            VariantKind::Args(ty) => {
+                let augment = quote!(<#ty as #p::McpArgs>::mcp_augment(&mut __sub););
+                augments.push(subcommand_node(name, index, augment, &vlayer));
+                arms.push(quote! {
+                    #p::Some(#index) => #p::Ok(Self::#vident(<#ty as #p::McpArgs>::mcp_build(__ctx)?)),
+                });
+            }
+            VariantKind::Subcommand(ty) => {
+                let augment = quote! {
+                    __sub.subcommand_required = true;
+                    <#ty as #p::McpSubcommand>::mcp_augment_subcommands(&mut __sub);
+                };
+                augments.push(subcommand_node(name, index, augment, &vlayer));
+                arms.push(quote! {
+                    #p::Some(#index) => #p::Ok(Self::#vident(<#ty as #p::McpSubcommand>::mcp_build(__ctx)?)),
+                });
+            }
+        }
+    }
+
+    quote! {
+        #[automatically_derived]
+        impl #impl_generics #p::McpSubcommand for #ident #ty_generics #where_clause {
+            fn mcp_augment_subcommands(__cmd: &mut #p::CommandSpec) {
+                #(#augments)*
+                __cmd.apply(&#layer);
+            }
+
+            fn mcp_build(__ctx: &mut #p::BuildCtx<'_>) -> #p::Result<Self, #p::ArgError> {
+                match __ctx.next_variant() {
+                    #(#arms)*
+                    _ => #p::Err(__ctx.bad_route(#type_name)),
+                }
+            }
+        }
+    }
+}
+
+fn subcommand_node(
+    name: &str,
+    index: u32,
+    augment: TokenStream,
+    layer: &TokenStream,
+) -> TokenStream {
+    let p = private();
+    quote! {{
+        let mut __sub = #p::CommandSpec::new(#name);
+        __sub.selector.push(#index);
+        #augment
+        __sub.apply(&#layer);
+        __cmd.subcommands.push(__sub);
+    }}
+}
+
+fn layer_tokens(layer: &Layer) -> TokenStream {
+    let p = private();
+    let opt_opt = |value: &Option<Option<TokenStream>>| match value {
+        None => quote!(#p::None),
+        Some(None) => quote!(#p::Some(#p::None)),
+        Some(Some(text)) => quote!(#p::Some(#p::Some(#text))),
+    };
+    let about = opt_opt(&layer.about);
+    let long_about = opt_opt(&layer.long_about);
+    let hide = match layer.hide {
+        Some(hide) => quote!(#p::Some(#hide)),
+        None => quote!(#p::None),
+    };
+    let version = match &layer.version {
+        Some(version) => quote!(#p::Some(#version)),
+        None => quote!(#p::None),
+    };
+    let opt_str = |value: Option<&String>| match value {
+        Some(s) => quote!(#p::Some(#s)),
+        None => quote!(#p::None),
+    };
+    let mcp_name = opt_str(layer.mcp.name.as_ref().map(|s| &s.value));
+    let mcp_description = opt_str(layer.mcp.description.as_ref().map(|s| &s.value));
+    let mcp_skip = layer.mcp.skip.is_some();
+    quote! {
+        #p::CommandLayer {
+            about: #about,
+            long_about: #long_about,
+            hide: #hide,
+            version: #version,
+            mcp_name: #mcp_name,
+            mcp_description: #mcp_description,
+            mcp_skip: #mcp_skip,
+        }
+    }
+}
+
+fn augment_fields(fields: &[Field<'_>], cmd: TokenStream) -> TokenStream {
+    let p = private();
+    let parts = fields.iter().map(|field| match &field.kind {
+        FieldKind::Arg(arg) => {
+            let spec = param_spec(arg);
+            quote!(#cmd.params.push(#spec);)
+        }
+        FieldKind::Flatten(ty) => quote!(<#ty as #p::McpArgs>::mcp_augment(&mut *#cmd);),
+        FieldKind::Subcommand { inner, optional } => {
+            let required = !optional;
+            quote! {
+                #cmd.subcommand_required = #required;
+                <#inner as #p::McpSubcommand>::mcp_augment_subcommands(&mut *#cmd);
+            }
+        }
+        FieldKind::Skip(_) => TokenStream::new(),
+    });
+    quote!(#(#parts)*)
+}
+
+fn construct_fields(fields: &[Field<'_>], path: TokenStream) -> TokenStream {
+    let p = private();
+    let inits = fields.iter().map(|field| {
+        let member = &field.member;
+        let ty = &field.original.ty;
+        let value = match &field.kind {
+            FieldKind::Arg(arg) => build_arg(arg),
+            FieldKind::Flatten(ty) => quote!(<#ty as #p::McpArgs>::mcp_build(__ctx)?),
+            FieldKind::Subcommand {
+                inner,
+                optional: false,
+            } => {
+                quote!(<#inner as #p::McpSubcommand>::mcp_build(__ctx)?)
+            }
+            FieldKind::Subcommand {
+                inner,
+                optional: true,
+            } => {
+                quote!(<#inner as #p::McpSubcommand>::mcp_build_optional(__ctx)?)
+            }
+            FieldKind::Skip(Some(expr)) => quote!(::core::convert::Into::<#ty>::into(#expr)),
+            FieldKind::Skip(None) => quote!(<#ty as ::core::default::Default>::default()),
+        };
+        quote!(#member: #value)
+    });
+    quote!(#path { #(#inits),* })
+}
+
+/// The converter expression for one value of `arg`.
+fn converter(arg: &Arg) -> TokenStream {
+    let p = private();
+    let inner = &arg.inner;
+    let ignore_case = arg.ignore_case;
+    match &arg.value {
+        ValueKind::Builtin(builtin) => builtin_converter(*builtin, inner),
+        ValueKind::Enum => quote!(#p::convert::Enum::<#inner>::new(#ignore_case)),
+        ValueKind::OneOf(values) => {
+            quote!(#p::convert::OneOf::<#inner>::new(&[#(#values),*], #ignore_case))
+        }
+        ValueKind::Range { min, max } => {
+            let bound = |b: &Option<i128>| match b {
+                Some(n) => quote!(#p::Some(#n)),
+                None => quote!(#p::None),
+            };
+            let (min, max) = (bound(min), bound(max));
+            quote!(#p::convert::Integer::<#inner>::new().range(#min, #max))
+        }
+        ValueKind::Parser(parser) => {
+            let value_type = value_type_of(inner);
+            quote_spanned!(parser_span(parser)=> #p::convert::ClapParser::new(#parser, #value_type))
+        }
+        ValueKind::KeyValue { parser, .. } => {
+            quote_spanned!(parser_span(parser)=> #p::convert::ClapParser::new(#parser, #p::ValueType::string()))
+        }
+        ValueKind::Map { value } => auto_converter(value),
+        ValueKind::Auto => auto_converter(inner),
+    }
+}
+
+fn parser_span(parser: &syn::Expr) -> proc_macro2::Span {
+    syn::spanned::Spanned::span(parser)
+}
+
+fn builtin_converter(builtin: Builtin, ty: &Type) -> TokenStream {
+    let p = private();
+    match builtin {
+        Builtin::String | Builtin::OsString => quote!(#p::convert::Text::<#ty>::new()),
+        Builtin::PathBuf => quote!(#p::convert::Path),
+        Builtin::Char => quote!(#p::convert::Char),
+        Builtin::Bool => quote!(#p::convert::Bool),
+        Builtin::Integer => quote!(#p::convert::Integer::<#ty>::new()),
+        Builtin::Float => quote!(#p::convert::Float::<#ty>::new()),
+        Builtin::IpAddr => quote!(#p::convert::Parse::<#ty>::new(#p::value_types::ip_addr())),
+        Builtin::Ipv4Addr => quote!(#p::convert::Parse::<#ty>::new(#p::value_types::ipv4())),
+        Builtin::Ipv6Addr => quote!(#p::convert::Parse::<#ty>::new(#p::value_types::ipv6())),
+        Builtin::SocketAddr => {
+            quote!(#p::convert::Parse::<#ty>::new(#p::value_types::socket_addr()))
+        }
+        Builtin::Duration => auto_converter(ty),
+    }
+}
+
+/// A value's JSON type when a custom parser converts it: by the field type.
+fn value_type_of(ty: &Type) -> TokenStream {
+    let p = private();
+    match Builtin::of(ty) {
+        Some(Builtin::Integer) => quote!(#p::value_types::integer::<#ty>()),
+        Some(Builtin::Float) => quote!(#p::ValueType::Number),
+        Some(Builtin::Bool) => quote!(#p::ValueType::Boolean),
+        Some(Builtin::Duration) => quote!(#p::value_types::duration()),
+        Some(Builtin::IpAddr) => quote!(#p::value_types::ip_addr()),
+        Some(Builtin::Ipv4Addr) => quote!(#p::value_types::ipv4()),
+        Some(Builtin::Ipv6Addr) => quote!(#p::value_types::ipv6()),
+        Some(Builtin::SocketAddr) => quote!(#p::value_types::socket_addr()),
+        Some(Builtin::Char) => quote!(#p::value_types::single_char()),
+        _ => quote!(#p::ValueType::string()),
+    }
+}
+
+fn auto_converter(ty: &Type) -> TokenStream {
+    let p = private();
+    quote_spanned! {syn::spanned::Spanned::span(ty)=>
+        {
+            #[allow(unused_imports)]
+            use #p::convert::auto::{ViaFactory as _, ViaFromStr as _, ViaFromString as _, ViaNothing as _, ViaValueEnum as _};
+            (&&&&#p::convert::auto::Probe::<#ty>(#p::PhantomData)).converter()
+        }
+    }
+}
+
+/// The lazily evaluated default texts, as clap would store them.
+fn default_texts(arg: &Arg) -> TokenStream {
+    let p = private();
+    let inner = &arg.inner;
+    let display = |value: TokenStream| match arg.value {
+        ValueKind::Enum => quote! {
+            #p::Cow::Owned(#p::value_enum_name::<#inner>(&#value))
+        },
+        _ => quote!(#p::Cow::Owned(#p::ToString::to_string(&#value))),
+    };
+    match &arg.default {
+        DefaultValue::None => quote!(#p::None),
+        DefaultValue::Texts(texts) => {
+            quote!(#p::Some(#p::vec![#(#p::Cow::Borrowed(#texts)),*]))
+        }
+        DefaultValue::ValueT(Some(expr)) => {
+            let shown =
+                display(quote!({ let __v: #inner = ::core::convert::Into::into(#expr); __v }));
+            quote!(#p::Some(#p::vec![#shown]))
+        }
+        DefaultValue::ValueT(None) => {
+            let shown = display(quote!(<#inner as ::core::default::Default>::default()));
+            quote!(#p::Some(#p::vec![#shown]))
+        }
+        DefaultValue::ValuesT(expr) => {
+            let shown = display(quote!(__v));
+            quote! {
+                #p::Some(::core::iter::IntoIterator::into_iter(#expr).map(|__v: #inner| #shown).collect())
+            }
+        }
+    }
+}
+
+fn missing_texts(arg: &Arg) -> TokenStream {
+    let p = private();
+    match &arg.default_missing {
+        Some(expr) => quote!(#p::Some(#p::vec![#p::Cow::Borrowed(#expr)])),
+        None => quote!(#p::None),
+    }
+}
+
+fn param_spec(arg: &Arg) -> TokenStream {
+    let p = private();
+    let id = &arg.id;
+    let value_type = match (arg.action, &arg.value) {
+        (Action::SetTrue | Action::SetFalse, _) => quote!(#p::ValueType::Boolean),
+        (Action::Count, _) => quote!(#p::value_types::integer::<u8>()),
+        (_, ValueKind::KeyValue { value, .. }) => {
+            let values = value_type_of(value);
+            quote!(#p::ValueType::Map { values: #p::Box::new(#values) })
+        }
+        (_, ValueKind::Map { .. }) => {
+            let conv = converter(arg);
+            quote!(#p::ValueType::Map { values: #p::Box::new(#p::Converter::value_type(&#conv)) })
+        }
+        _ => {
+            let conv = converter(arg);
+            quote!(#p::Converter::value_type(&#conv))
+        }
+    };
+    let base = if arg.positional {
+        quote!(#p::ParamSpec::positional(#id, #value_type))
+    } else {
+        let long = match &arg.long {
+            Some(long) => quote!(#p::Some(#long)),
+            None => quote!(#p::None),
+        };
+        let short = match arg.short {
+            Some(c) => quote!(#p::Some(#c)),
+            None => quote!(#p::None),
+        };
+        quote!(#p::ParamSpec::flag(#id, #long, #short, #value_type))
+    };
+    let multiple = if arg.multiple() {
+        let min = if arg.required {
+            quote!(#p::Some(1))
+        } else {
+            quote!(#p::None)
+        };
+        quote!(.multiple(#min))
+    } else {
+        TokenStream::new()
+    };
+    let required = arg.required
+        && !arg.default.is_some()
+        && arg.action != Action::SetTrue
+        && arg.action != Action::SetFalse;
+    let defaults = match arg.action {
+        Action::SetTrue | Action::SetFalse => quote!(.default_text(["false"])),
+        Action::Count => quote!(.default_text(["0"])),
+        _ => {
+            let texts = default_texts(arg);
+            quote!(.default_text({ let __texts: #p::DefaultTexts = #texts; __texts.unwrap_or_default() }))
+        }
+    };
+    let description = match (&arg.mcp.description, &arg.long_help, &arg.help) {
+        (Some(text), _, _) => {
+            let text = &text.value;
+            quote!(#p::Some(#text))
+        }
+        (None, Some(long), _) => quote!(#p::Some(#long)),
+        (None, None, Some(short)) => quote!(#p::Some(#short)),
+        (None, None, None) => quote!(#p::None),
+    };
+    let global = arg.global;
+    let hidden = arg.hide || arg.mcp.skip.is_some();
+    let rename = match &arg.mcp.name {
+        Some(name) => {
+            let name = &name.value;
+            quote!(#p::Some(#name))
+        }
+        None => quote!(#p::None),
+    };
+    quote! {
+        #base
+            #multiple
+            .required(#required)
+            #defaults
+            .description(#description)
+            .global(#global)
+            .hidden(#hidden)
+            .rename(#rename)
+    }
+}
+
+fn build_arg(arg: &Arg) -> TokenStream {
+    let p = private();
+    let name = arg.property();
+    let conv = converter(arg);
+    let defaults = default_texts(arg);
+    let span = arg.span;
+    let min = if arg.required && arg.multiple() {
+        quote!(#p::Some(1))
+    } else {
+        quote!(#p::None)
+    };
+    let delimiter = match arg.delimiter {
+        Some(c) => quote!(#p::Some(#c)),
+        None => quote!(#p::None),
+    };
+    match (arg.action, arg.shape, &arg.value) {
+        (Action::SetTrue, _, _) => quote!(__ctx.flag(#name, true)?),
+        (Action::SetFalse, _, _) => quote!(__ctx.flag(#name, false)?),
+        (Action::Count, _, _) => quote!(::core::convert::From::from(__ctx.count(#name)?)),
+        (_, Shape::Vec, ValueKind::KeyValue { value, .. }) => {
+            let values = value_type_of(value);
+            quote_spanned!(span=> __ctx.pairs(#name, || #defaults, #p::convert::KeyValue::new(#conv, #values))?)
+        }
+        (_, _, ValueKind::Map { .. }) => quote_spanned!(span=> __ctx.map(#name, #conv)?),
+        (_, Shape::Vec, _) => {
+            quote_spanned!(span=> __ctx.many(#name, || #defaults, #min, #delimiter, #conv)?)
+        }
+        (_, Shape::OptionVec, _) => {
+            quote_spanned!(span=> __ctx.optional_many(#name, || #defaults, #min, #delimiter, #conv)?)
+        }
+        (_, Shape::Option, _) => quote_spanned!(span=> __ctx.optional(#name, || #defaults, #conv)?),
+        (_, Shape::OptionOption, _) => {
+            let missing = missing_texts(arg);
+            quote_spanned!(span=> __ctx.optional_value(#name, || #missing, #conv)?)
+        }
+        (_, Shape::Bool | Shape::Other, _) => {
+            quote_spanned!(span=> __ctx.one(#name, || #defaults, #conv)?)
+        }
+    }
+}
+
+/// Stub impls emitted next to compile errors, so the user sees the errors
+/// and not a cascade of "trait not implemented".
+pub(crate) fn fallback(input: &syn::DeriveInput) -> TokenStream {
+    let p = private();
+    let ident = &input.ident;
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    let body = match &input.data {
+        syn::Data::Enum(_) => quote! {
+            impl #impl_generics #p::McpSubcommand for #ident #ty_generics #where_clause {
+                fn mcp_augment_subcommands(_: &mut #p::CommandSpec) {}
+                fn mcp_build(__ctx: &mut #p::BuildCtx<'_>) -> #p::Result<Self, #p::ArgError> {
+                    #p::Err(__ctx.bad_route("?"))
+                }
+            }
+        },
+        _ => quote! {
+            impl #impl_generics #p::McpArgs for #ident #ty_generics #where_clause {
+                fn mcp_augment(_: &mut #p::CommandSpec) {}
+                fn mcp_build(__ctx: &mut #p::BuildCtx<'_>) -> #p::Result<Self, #p::ArgError> {
+                    #p::Err(__ctx.bad_route("?"))
+                }
+            }
+            impl #impl_generics #p::McpRoot for #ident #ty_generics #where_clause {
+                fn mcp_root_name() -> &'static str { "" }
+            }
+        },
+    };
+    quote! {
+        #[doc(hidden)]
+        const _: () = { #body };
+    }
+}

@@ -1,0 +1,71 @@
+//! clap's naming rules: `rename_all` casings applied to field and variant
+//! names (clap uses `heck`; so do we, for identical results).
+
+use heck::{ToKebabCase, ToLowerCamelCase, ToShoutySnakeCase, ToSnakeCase, ToUpperCamelCase};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Casing {
+    Camel,
+    Kebab,
+    Pascal,
+    ScreamingSnake,
+    Snake,
+    Lower,
+    Upper,
+    Verbatim,
+}
+
+impl Casing {
+    /// Reads a `rename_all` value the way clap does.
+    pub(crate) fn parse(value: &str) -> Option<Self> {
+        let normalized = value.to_upper_camel_case().to_lowercase();
+        Some(match normalized.as_str() {
+            "camel" | "camelcase" => Casing::Camel,
+            "kebab" | "kebabcase" => Casing::Kebab,
+            "pascal" | "pascalcase" => Casing::Pascal,
+            "screamingsnake" | "screamingsnakecase" => Casing::ScreamingSnake,
+            "snake" | "snakecase" => Casing::Snake,
+            "lower" | "lowercase" => Casing::Lower,
+            "upper" | "uppercase" => Casing::Upper,
+            "verbatim" | "verbatimcase" => Casing::Verbatim,
+            _ => return None,
+        })
+    }
+
+    pub(crate) fn apply(self, name: &str) -> String {
+        match self {
+            Casing::Pascal => name.to_upper_camel_case(),
+            Casing::Kebab => name.to_kebab_case(),
+            Casing::Camel => name.to_lower_camel_case(),
+            Casing::ScreamingSnake => name.to_shouty_snake_case(),
+            Casing::Snake => name.to_snake_case(),
+            Casing::Lower => name.to_snake_case().replace('_', ""),
+            Casing::Upper => name.to_shouty_snake_case().replace('_', ""),
+            Casing::Verbatim => name.to_owned(),
+        }
+    }
+
+    /// The first character of the cased name (clap's bare `short`).
+    pub(crate) fn apply_char(self, name: &str) -> Option<char> {
+        let cased = match self {
+            Casing::Lower => name.to_snake_case(),
+            Casing::Upper => name.to_shouty_snake_case(),
+            other => other.apply(name),
+        };
+        cased.chars().next()
+    }
+}
+
+/// The MCP rule for tool names: 1–128 characters of `[A-Za-z0-9_.-]`.
+pub(crate) fn is_valid_tool_name(name: &str) -> bool {
+    (1..=128).contains(&name.len())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'))
+}
+
+/// A field or variant name without its `r#` prefix.
+pub(crate) fn unraw(ident: &syn::Ident) -> String {
+    let s = ident.to_string();
+    s.strip_prefix("r#").map(str::to_owned).unwrap_or(s)
+}

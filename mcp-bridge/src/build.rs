@@ -1,0 +1,377 @@
+//! The typed build: generated code asks this context for each field's
+//! value, in declaration order, and gets it converted or a precise error.
+//!
+//! It applies what clap applies when an argument is absent (defaults,
+//! `None`, empty lists, `false`) and refuses what clap refuses.
+
+use std::borrow::Cow;
+
+use serde_json::{Map, Value};
+
+use crate::convert::{describe_value, json_integer, Converter, KeyValue};
+use crate::error::{ArgError, Problem, ValueProblem};
+
+/// A default as clap would store it: texts parsed like user input.
+pub type DefaultTexts = Option<Vec<Cow<'static, str>>>;
+
+/// One `tools/call` being turned into the CLI's typed value.
+#[derive(Debug)]
+pub struct BuildCtx<'a> {
+    tool: &'a str,
+    args: &'a Map<String, Value>,
+    route: &'a [u32],
+    next_step: usize,
+}
+
+impl<'a> BuildCtx<'a> {
+    /// A context for `tool`, reading `args` and following `route`.
+    pub fn new(tool: &'a str, args: &'a Map<String, Value>, route: &'a [u32]) -> Self {
+        Self {
+            tool,
+            args,
+            route,
+            next_step: 0,
+        }
+    }
+
+    /// The tool being called.
+    pub fn tool(&self) -> &str {
+        self.tool
+    }
+
+    /// The next variant index on the route, or `None` when the route ends
+    /// here (a runnable parent with an optional subcommand).
+    pub fn next_variant(&mut self) -> Option<u32> {
+        let step = self.route.get(self.next_step).copied();
+        if step.is_some() {
+            self.next_step += 1;
+        }
+        step
+    }
+
+    /// Whether the route has no step left.
+    pub fn route_ended(&self) -> bool {
+        self.next_step >= self.route.len()
+    }
+
+    /// An error for a route index no variant has. Only a registry built from
+    /// another type's spec can cause it.
+    pub fn bad_route(&self, type_name: &str) -> ArgError {
+        ArgError::new(
+            self.tool,
+            None,
+            Problem::Relation {
+                message: format!("internal error: tool route does not match `{type_name}`"),
+            },
+        )
+    }
+
+    fn get(&self, name: &str) -> Option<&'a Value> {
+        self.args.get(name)
+    }
+
+    fn invalid(&self, name: &str, value: &Value, problem: ValueProblem) -> ArgError {
+        ArgError::new(
+            self.tool,
+            Some(name),
+            Problem::Invalid {
+                given: describe_value(value),
+                expected: problem.expected,
+                reason: problem.reason,
+            },
+        )
+    }
+
+    fn convert<C: Converter>(
+        &self,
+        name: &str,
+        conv: &C,
+        value: &Value,
+    ) -> Result<C::Output, ArgError> {
+        if value.is_null() {
+            return Err(self.invalid(
+                name,
+                value,
+                ValueProblem::expected(format!(
+                    "{}; leave the property out to use its default",
+                    conv.value_type().json_type()
+                )),
+            ));
+        }
+        conv.from_json(value)
+            .map_err(|p| self.invalid(name, value, p))
+    }
+
+    fn convert_default<C: Converter>(
+        &self,
+        name: &str,
+        conv: &C,
+        text: &str,
+    ) -> Result<C::Output, ArgError> {
+        conv.from_text(text)
+            .map_err(|p| self.invalid(name, &Value::from(format!("default {text:?}")), p))
+    }
+
+    fn missing<C: Converter>(&self, name: &str, conv: &C) -> ArgError {
+        ArgError::new(
+            self.tool,
+            Some(name),
+            Problem::Missing {
+                expected: a_json_type(conv.value_type().json_type()),
+            },
+        )
+    }
+
+    /// A single-valued argument clap requires or defaults (`T`).
+    pub fn one<C: Converter>(
+        &self,
+        name: &str,
+        default: impl FnOnce() -> DefaultTexts,
+        conv: C,
+    ) -> Result<C::Output, ArgError> {
+        match self.get(name) {
+            Some(value) => self.convert(name, &conv, value),
+            None => match default().as_ref().and_then(|d| d.first()) {
+                Some(text) => self.convert_default(name, &conv, text),
+                None => Err(self.missing(name, &conv)),
+            },
+        }
+    }
+
+    /// An optional single value (`Option<T>`); a default still yields `Some`.
+    pub fn optional<C: Converter>(
+        &self,
+        name: &str,
+        default: impl FnOnce() -> DefaultTexts,
+        conv: C,
+    ) -> Result<Option<C::Output>, ArgError> {
+        match self.get(name) {
+            Some(value) => self.convert(name, &conv, value).map(Some),
+            None => match default().as_ref().and_then(|d| d.first()) {
+                Some(text) => self.convert_default(name, &conv, text).map(Some),
+                None => Ok(None),
+            },
+        }
+    }
+
+    /// `Option<Option<T>>` (`num_args = 0..=1`): absent → `None`, `null` →
+    /// the flag given without a value, a value → `Some(Some(v))`.
+    pub fn optional_value<C: Converter>(
+        &self,
+        name: &str,
+        missing_value: impl FnOnce() -> DefaultTexts,
+        conv: C,
+    ) -> Result<Option<Option<C::Output>>, ArgError> {
+        match self.get(name) {
+            None => Ok(None),
+            Some(Value::Null) => match missing_value().as_ref().and_then(|d| d.first()) {
+                Some(text) => self
+                    .convert_default(name, &conv, text)
+                    .map(|v| Some(Some(v))),
+                None => Ok(Some(None)),
+            },
+            Some(value) => self.convert(name, &conv, value).map(|v| Some(Some(v))),
+        }
+    }
+
+    /// A list (`Vec<T>`): absent or empty → the defaults, or empty.
+    pub fn many<C: Converter>(
+        &self,
+        name: &str,
+        default: impl FnOnce() -> DefaultTexts,
+        min_items: Option<u32>,
+        delimiter: Option<char>,
+        conv: C,
+    ) -> Result<Vec<C::Output>, ArgError> {
+        Ok(self
+            .optional_many(name, default, min_items, delimiter, conv)?
+            .unwrap_or_default())
+    }
+
+    /// An optional list (`Option<Vec<T>>`): absent or empty → `None`.
+    pub fn optional_many<C: Converter>(
+        &self,
+        name: &str,
+        default: impl FnOnce() -> DefaultTexts,
+        min_items: Option<u32>,
+        delimiter: Option<char>,
+        conv: C,
+    ) -> Result<Option<Vec<C::Output>>, ArgError> {
+        let items = match self.get(name) {
+            Some(Value::Array(items)) => items,
+            Some(other) => {
+                let problem = ValueProblem::expected(format!(
+                    "an array of {}",
+                    plural_json_type(conv.value_type().json_type())
+                ));
+                return Err(self.invalid(name, other, problem));
+            }
+            None => &Vec::new(),
+        };
+        if items.is_empty() {
+            if let Some(min) = min_items.filter(|_| self.get(name).is_some()) {
+                return Err(ArgError::new(
+                    self.tool,
+                    Some(name),
+                    Problem::TooFew { min, given: 0 },
+                ));
+            }
+            return match default() {
+                Some(texts) if !texts.is_empty() => texts
+                    .iter()
+                    .map(|text| self.convert_default(name, &conv, text))
+                    .collect::<Result<Vec<_>, _>>()
+                    .map(Some),
+                _ => match min_items {
+                    Some(_) => Err(self.missing(name, &conv)),
+                    None => Ok(None),
+                },
+            };
+        }
+        let mut out = Vec::with_capacity(items.len());
+        for (index, item) in items.iter().enumerate() {
+            let item_name = format!("{name}[{index}]");
+            match (delimiter, item) {
+                (Some(delimiter), Value::String(text)) => {
+                    for piece in text.split(delimiter) {
+                        out.push(
+                            conv.from_text(piece)
+                                .map_err(|p| self.invalid(&item_name, item, p))?,
+                        );
+                    }
+                }
+                _ => out.push(self.convert(&item_name, &conv, item)?),
+            }
+        }
+        if let Some(min) = min_items {
+            if out.len() < min as usize {
+                return Err(ArgError::new(
+                    self.tool,
+                    Some(name),
+                    Problem::TooFew {
+                        min,
+                        given: out.len(),
+                    },
+                ));
+            }
+        }
+        Ok(Some(out))
+    }
+
+    /// Key=value pairs given as a JSON object (`Vec<(K, V)>`).
+    pub fn pairs<C: Converter>(
+        &self,
+        name: &str,
+        default: impl FnOnce() -> DefaultTexts,
+        conv: KeyValue<C>,
+    ) -> Result<Vec<C::Output>, ArgError> {
+        match self.get(name) {
+            Some(value) => conv.from_object(value).map_err(|(key, problem)| match key {
+                Some(key) => self.invalid(&format!("{name}.{key}"), &value[&key], problem),
+                None => self.invalid(name, value, problem),
+            }),
+            None => default()
+                .unwrap_or_default()
+                .iter()
+                .map(|text| {
+                    conv.from_text(text)
+                        .map_err(|p| self.invalid(name, &Value::from(text.as_ref()), p))
+                })
+                .collect(),
+        }
+    }
+
+    /// A `HashMap`/`BTreeMap<String, T>` field given as a JSON object.
+    pub fn map<C, M>(&self, name: &str, conv: C) -> Result<M, ArgError>
+    where
+        C: Converter,
+        M: FromIterator<(String, C::Output)>,
+    {
+        match self.get(name) {
+            None => Ok(std::iter::empty().collect()),
+            Some(Value::Object(object)) => object
+                .iter()
+                .map(|(key, item)| {
+                    self.convert(&format!("{name}.{key}"), &conv, item)
+                        .map(|v| (key.clone(), v))
+                })
+                .collect(),
+            Some(other) => Err(self.invalid(
+                name,
+                other,
+                ValueProblem::expected(format!(
+                    "an object of {}",
+                    plural_json_type(conv.value_type().json_type())
+                )),
+            )),
+        }
+    }
+
+    /// A boolean flag (`SetTrue`/`SetFalse`): `true` means the flag is
+    /// given. Returns the field's value.
+    pub fn flag(&self, name: &str, sets: bool) -> Result<bool, ArgError> {
+        match self.get(name) {
+            None => Ok(!sets),
+            Some(Value::Bool(given)) => Ok(if *given { sets } else { !sets }),
+            Some(other) => Err(self.invalid(
+                name,
+                other,
+                ValueProblem::expected("a boolean (true or false)"),
+            )),
+        }
+    }
+
+    /// A counted flag (`ArgAction::Count`, `-vvv`): how many times it is given.
+    pub fn count(&self, name: &str) -> Result<u8, ArgError> {
+        match self.get(name) {
+            None => Ok(0),
+            Some(value) => json_integer(value)
+                .and_then(|n| u8::try_from(n).ok())
+                .ok_or_else(|| {
+                    self.invalid(
+                        name,
+                        value,
+                        ValueProblem::expected("an integer from 0 to 255"),
+                    )
+                }),
+        }
+    }
+
+    /// A field the tool does not expose: built as if the argument were
+    /// absent.
+    pub fn absent<C: Converter>(
+        &self,
+        name: &str,
+        default: impl FnOnce() -> DefaultTexts,
+        conv: C,
+    ) -> Result<C::Output, ArgError> {
+        match default().as_ref().and_then(|d| d.first()) {
+            Some(text) => self.convert_default(name, &conv, text),
+            None => Err(ArgError::new(
+                self.tool,
+                Some(name),
+                Problem::Relation {
+                    message: format!(
+                        "argument `{name}` is required by the command but not exposed to MCP clients (`#[mcp(skip)]`); give it a default"
+                    ),
+                },
+            )),
+        }
+    }
+}
+
+fn a_json_type(json_type: &str) -> String {
+    match json_type {
+        "integer" => "an integer".to_owned(),
+        "object" => "an object".to_owned(),
+        "array" => "an array".to_owned(),
+        other => format!("a {other}"),
+    }
+}
+
+fn plural_json_type(json_type: &str) -> String {
+    match json_type {
+        "boolean" => "booleans".to_owned(),
+        other => format!("{other}s"),
+    }
+}

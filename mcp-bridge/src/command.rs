@@ -1,0 +1,124 @@
+//! The traits `#[derive(McpTool)]` implements.
+
+use crate::build::BuildCtx;
+use crate::error::ArgError;
+use crate::spec::CommandSpec;
+
+/// A clap `Args`/`Parser` struct that knows its MCP surface.
+///
+/// Implemented by `#[derive(McpTool)]` on structs; not meant to be written
+/// by hand.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is used as clap arguments but does not derive `McpTool`",
+    label = "missing `#[derive(McpTool)]`",
+    note = "add `#[derive(mcp_bridge::McpTool)]` next to `#[derive(clap::Args)]` (or `Parser`) on `{Self}`"
+)]
+pub trait McpArgs: Sized {
+    /// Adds this struct's arguments, subcommands and attributes to `cmd`.
+    #[doc(hidden)]
+    fn mcp_augment(cmd: &mut CommandSpec);
+
+    /// Builds the value from a tool call's arguments.
+    #[doc(hidden)]
+    fn mcp_build(ctx: &mut BuildCtx<'_>) -> Result<Self, ArgError>;
+}
+
+/// A clap `Subcommand` enum that knows its MCP surface.
+///
+/// Implemented by `#[derive(McpTool)]` on enums.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is used as a clap subcommand but does not derive `McpTool`",
+    label = "missing `#[derive(McpTool)]`",
+    note = "add `#[derive(mcp_bridge::McpTool)]` next to `#[derive(clap::Subcommand)]` on `{Self}`"
+)]
+pub trait McpSubcommand: Sized {
+    /// Adds one subcommand per variant to `cmd`.
+    #[doc(hidden)]
+    fn mcp_augment_subcommands(cmd: &mut CommandSpec);
+
+    /// Builds the variant the route selects.
+    #[doc(hidden)]
+    fn mcp_build(ctx: &mut BuildCtx<'_>) -> Result<Self, ArgError>;
+
+    /// Builds an optional subcommand: `None` when the route ends at the
+    /// parent (a runnable parent called without a subcommand).
+    #[doc(hidden)]
+    fn mcp_build_optional(ctx: &mut BuildCtx<'_>) -> Result<Option<Self>, ArgError> {
+        if ctx.route_ended() {
+            Ok(None)
+        } else {
+            Self::mcp_build(ctx).map(Some)
+        }
+    }
+}
+
+/// The name a struct has when it is the root command; generated for every
+/// struct, used only for `Parser` roots.
+#[doc(hidden)]
+pub trait McpRoot {
+    /// `#[command(name)]`, or the package name as clap defaults it.
+    fn mcp_root_name() -> &'static str;
+}
+
+/// The root of a CLI (`#[derive(Parser, McpTool)]`): the whole command
+/// tree, ready to be served.
+///
+/// ```
+/// use clap::Parser;
+/// use mcp_bridge::{McpCommand, McpTool};
+///
+/// /// Greets people.
+/// #[derive(Parser, McpTool)]
+/// #[command(name = "hello")]
+/// struct Hello {
+///     /// Who to greet
+///     name: String,
+/// }
+///
+/// let spec = Hello::command_spec();
+/// assert_eq!(spec.name, "hello");
+/// assert_eq!(spec.params[0].name, "name");
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an MCP-enabled clap command",
+    label = "missing `#[derive(McpTool)]`",
+    note = "add `#[derive(mcp_bridge::McpTool)]` next to `#[derive(clap::Parser)]` on `{Self}`"
+)]
+pub trait McpCommand: McpArgs + clap::Parser {
+    /// The command tree, as clap would build it, without building it.
+    fn command_spec() -> CommandSpec;
+}
+
+impl<T: McpArgs + McpRoot + clap::Parser> McpCommand for T {
+    fn command_spec() -> CommandSpec {
+        let mut root = CommandSpec::new(T::mcp_root_name());
+        T::mcp_augment(&mut root);
+        root
+    }
+}
+
+/// A field type converted from JSON by a converter of your own, for types
+/// the derive cannot handle otherwise.
+///
+/// ```
+/// use mcp_bridge::{convert::Text, McpValue};
+/// struct Label(String);
+/// impl From<String> for Label {
+///     fn from(s: String) -> Self { Label(s) }
+/// }
+/// impl McpValue for Label {
+///     type Converter = Text<Label>;
+///     fn converter() -> Text<Label> { Text::new() }
+/// }
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "the argument type `{Self}` cannot be converted from a JSON value",
+    label = "no JSON conversion for `{Self}`",
+    note = "give the field a `value_parser`, implement `FromStr` or `clap::ValueEnum` for it, implement `mcp_bridge::McpValue`, or hide the field with `#[mcp(skip)]` and a default"
+)]
+pub trait McpValue: Sized {
+    /// The converter used for this type.
+    type Converter: crate::convert::Converter<Output = Self>;
+    /// Makes the converter.
+    fn converter() -> Self::Converter;
+}

@@ -1,0 +1,688 @@
+//! JSON value → typed field, converted and validated the way clap would.
+//!
+//! Each argument gets one [`Converter`], chosen by the derive from the
+//! field's type and `#[arg]` attributes. The same converter describes the
+//! JSON type (for the schema) and converts values (for the call), so the
+//! two cannot disagree. Values arrive typed: an integer must be a JSON
+//! integer, a string a JSON string; nothing is coerced.
+
+use std::ffi::OsStr;
+use std::marker::PhantomData;
+use std::str::FromStr;
+use std::sync::LazyLock;
+
+use clap::builder::TypedValueParser;
+use clap::ValueEnum;
+use serde_json::Value;
+
+use crate::error::ValueProblem;
+use crate::spec::{StringFacets, ValueType};
+
+/// Converts one JSON value (or one default text) into a field's type.
+///
+/// Implemented by the converters in this module; the derive picks one per
+/// argument. Implement it yourself only for exotic needs.
+///
+/// ```
+/// use mcp_bridge::convert::{Converter, Integer};
+/// use serde_json::json;
+/// let priority = Integer::<u8>::new().range(Some(1), Some(5));
+/// assert_eq!(priority.from_json(&json!(3)).unwrap(), 3);
+/// assert!(priority.from_json(&json!(9)).is_err());
+/// assert!(priority.from_json(&json!("3")).is_err());
+/// ```
+pub trait Converter {
+    /// The field's type.
+    type Output;
+    /// The JSON type one value has.
+    fn value_type(&self) -> ValueType;
+    /// Converts a value sent by the client.
+    fn from_json(&self, value: &Value) -> Result<Self::Output, ValueProblem>;
+    /// Converts a value written as text: defaults, which clap stores as
+    /// strings and parses like user input.
+    fn from_text(&self, text: &str) -> Result<Self::Output, ValueProblem>;
+}
+
+/// A short, readable rendering of a JSON value for error messages.
+pub fn describe_value(value: &Value) -> String {
+    let text = value.to_string();
+    const LIMIT: usize = 80;
+    if text.chars().count() > LIMIT {
+        let cut: String = text.chars().take(LIMIT).collect();
+        format!("{cut}…")
+    } else {
+        text
+    }
+}
+
+fn expect_str<'v>(
+    value: &'v Value,
+    expected: impl FnOnce() -> String,
+) -> Result<&'v str, ValueProblem> {
+    value
+        .as_str()
+        .ok_or_else(|| ValueProblem::expected(expected()))
+}
+
+/// Strings: `String`, `OsString` and anything `From<String>`.
+#[derive(Debug)]
+pub struct Text<T>(PhantomData<fn() -> T>);
+
+impl<T> Text<T> {
+    /// A converter for `T`.
+    pub const fn new() -> Self {
+        Self(PhantomData)
+    }
+}
+
+impl<T> Default for Text<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<T: From<String>> Converter for Text<T> {
+    type Output = T;
+    fn value_type(&self) -> ValueType {
+        ValueType::string()
+    }
+    fn from_json(&self, value: &Value) -> Result<T, ValueProblem> {
+        expect_str(value, || "a string".into()).and_then(|s| self.from_text(s))
+    }
+    fn from_text(&self, text: &str) -> Result<T, ValueProblem> {
+        Ok(T::from(text.to_owned()))
+    }
+}
+
+/// Paths: like clap's `PathBuf` parser, an empty path is refused.
+#[derive(Debug, Default)]
+pub struct Path;
+
+impl Converter for Path {
+    type Output = std::path::PathBuf;
+    fn value_type(&self) -> ValueType {
+        ValueType::String(StringFacets {
+            min_length: Some(1),
+            ..StringFacets::default()
+        })
+    }
+    fn from_json(&self, value: &Value) -> Result<Self::Output, ValueProblem> {
+        expect_str(value, || "a path (a non-empty string)".into()).and_then(|s| self.from_text(s))
+    }
+    fn from_text(&self, text: &str) -> Result<Self::Output, ValueProblem> {
+        if text.is_empty() {
+            Err(ValueProblem::expected("a non-empty path"))
+        } else {
+            Ok(text.into())
+        }
+    }
+}
+
+/// Single characters: a string of exactly one character.
+#[derive(Debug, Default)]
+pub struct Char;
+
+impl Converter for Char {
+    type Output = char;
+    fn value_type(&self) -> ValueType {
+        ValueType::String(StringFacets {
+            min_length: Some(1),
+            max_length: Some(1),
+            ..StringFacets::default()
+        })
+    }
+    fn from_json(&self, value: &Value) -> Result<char, ValueProblem> {
+        expect_str(value, || "a single character".into()).and_then(|s| self.from_text(s))
+    }
+    fn from_text(&self, text: &str) -> Result<char, ValueProblem> {
+        let mut chars = text.chars();
+        match (chars.next(), chars.next()) {
+            (Some(c), None) => Ok(c),
+            _ => Err(ValueProblem::expected("a single character")),
+        }
+    }
+}
+
+/// Booleans taking a value (`ArgAction::Set` on `bool`).
+#[derive(Debug, Default)]
+pub struct Bool;
+
+impl Converter for Bool {
+    type Output = bool;
+    fn value_type(&self) -> ValueType {
+        ValueType::Boolean
+    }
+    fn from_json(&self, value: &Value) -> Result<bool, ValueProblem> {
+        value
+            .as_bool()
+            .ok_or_else(|| ValueProblem::expected("a boolean (true or false)"))
+    }
+    fn from_text(&self, text: &str) -> Result<bool, ValueProblem> {
+        match text {
+            "true" => Ok(true),
+            "false" => Ok(false),
+            _ => Err(ValueProblem::expected("true or false")),
+        }
+    }
+}
+
+/// Primitive integer types and their full range.
+pub trait PrimitiveInteger: TryFrom<i128> + Sized {
+    /// The smallest value, widened.
+    const MIN: i128;
+    /// The largest value, widened (capped at `i128::MAX` for `u128`).
+    const MAX: i128;
+}
+
+macro_rules! primitive_integers {
+    ($($t:ty),*) => {$(
+        impl PrimitiveInteger for $t {
+            const MIN: i128 = <$t>::MIN as i128;
+            #[allow(clippy::cast_possible_wrap)]
+            const MAX: i128 = if (<$t>::MAX as u128) > i128::MAX as u128 { i128::MAX } else { <$t>::MAX as i128 };
+        }
+    )*};
+}
+primitive_integers!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
+
+/// Integers, within the type's range and an optional `range(..)`.
+#[derive(Debug)]
+pub struct Integer<T> {
+    min: i128,
+    max: i128,
+    ty: PhantomData<fn() -> T>,
+}
+
+impl<T: PrimitiveInteger> Integer<T> {
+    /// The whole range of `T`.
+    pub const fn new() -> Self {
+        Self {
+            min: T::MIN,
+            max: T::MAX,
+            ty: PhantomData,
+        }
+    }
+
+    /// Narrows to an inclusive range (`value_parser!(T).range(..)`).
+    pub const fn range(mut self, min: Option<i128>, max: Option<i128>) -> Self {
+        if let Some(min) = min {
+            if min > self.min {
+                self.min = min;
+            }
+        }
+        if let Some(max) = max {
+            if max < self.max {
+                self.max = max;
+            }
+        }
+        self
+    }
+
+    fn expected(&self) -> String {
+        describe_range(self.min, self.max)
+    }
+
+    fn check(&self, n: i128) -> Result<T, ValueProblem> {
+        if n < self.min || n > self.max {
+            return Err(ValueProblem::expected(self.expected()));
+        }
+        T::try_from(n).map_err(|_| ValueProblem::expected(self.expected()))
+    }
+}
+
+impl<T: PrimitiveInteger> Default for Integer<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// "an integer from 1 to 5", "an integer ≥ 0", ...
+pub fn describe_range(min: i128, max: i128) -> String {
+    const WIDE: i128 = i64::MAX as i128;
+    match (min > -WIDE, max < WIDE) {
+        (true, true) => format!("an integer from {min} to {max}"),
+        (true, false) => format!("an integer ≥ {min}"),
+        (false, true) => format!("an integer ≤ {max}"),
+        (false, false) => "an integer".to_owned(),
+    }
+}
+
+/// Reads a JSON integer of any width, refusing fractions and strings.
+pub fn json_integer(value: &Value) -> Option<i128> {
+    if let Some(n) = value.as_i64() {
+        Some(n.into())
+    } else {
+        value.as_u64().map(i128::from)
+    }
+}
+
+impl<T: PrimitiveInteger> Converter for Integer<T> {
+    type Output = T;
+    fn value_type(&self) -> ValueType {
+        let min = (self.min > i64::MIN as i128).then_some(self.min);
+        let max = (self.max < u64::MAX as i128).then_some(self.max);
+        ValueType::Integer {
+            minimum: min.or((self.min == 0).then_some(0)),
+            maximum: max,
+        }
+    }
+    fn from_json(&self, value: &Value) -> Result<T, ValueProblem> {
+        let n = json_integer(value).ok_or_else(|| ValueProblem::expected(self.expected()))?;
+        self.check(n)
+    }
+    fn from_text(&self, text: &str) -> Result<T, ValueProblem> {
+        let n: i128 = text
+            .parse()
+            .map_err(|_| ValueProblem::expected(self.expected()))?;
+        self.check(n)
+    }
+}
+
+/// `f32` / `f64`.
+#[derive(Debug)]
+pub struct Float<T>(PhantomData<fn() -> T>);
+
+impl<T> Float<T> {
+    /// A converter for `T`.
+    pub const fn new() -> Self {
+        Self(PhantomData)
+    }
+}
+
+impl<T> Default for Float<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Floating-point field types.
+pub trait PrimitiveFloat: FromStr {
+    /// Narrows a JSON number.
+    fn from_f64(n: f64) -> Self;
+}
+impl PrimitiveFloat for f64 {
+    fn from_f64(n: f64) -> Self {
+        n
+    }
+}
+impl PrimitiveFloat for f32 {
+    #[allow(clippy::cast_possible_truncation)]
+    fn from_f64(n: f64) -> Self {
+        n as f32
+    }
+}
+
+impl<T: PrimitiveFloat> Converter for Float<T> {
+    type Output = T;
+    fn value_type(&self) -> ValueType {
+        ValueType::Number
+    }
+    fn from_json(&self, value: &Value) -> Result<T, ValueProblem> {
+        value
+            .as_f64()
+            .map(T::from_f64)
+            .ok_or_else(|| ValueProblem::expected("a number"))
+    }
+    fn from_text(&self, text: &str) -> Result<T, ValueProblem> {
+        text.parse().map_err(|_| ValueProblem::expected("a number"))
+    }
+}
+
+/// `#[arg(value_enum)]` types: one of the values clap accepts, by the
+/// names (and aliases) clap gives them.
+#[derive(Debug)]
+pub struct Enum<T> {
+    ignore_case: bool,
+    ty: PhantomData<fn() -> T>,
+}
+
+impl<T> Enum<T> {
+    /// A converter for `T`; `ignore_case` mirrors `#[arg(ignore_case)]`.
+    pub const fn new(ignore_case: bool) -> Self {
+        Self {
+            ignore_case,
+            ty: PhantomData,
+        }
+    }
+}
+
+impl<T: ValueEnum> Enum<T> {
+    fn names() -> Vec<String> {
+        T::value_variants()
+            .iter()
+            .filter_map(ValueEnum::to_possible_value)
+            .filter(|value| !value.is_hide_set())
+            .map(|value| value.get_name().to_owned())
+            .collect()
+    }
+
+    fn expected() -> String {
+        format!("one of {}", quoted_list(&Self::names()))
+    }
+}
+
+fn quoted_list(values: &[String]) -> String {
+    values
+        .iter()
+        .map(|v| format!("\"{v}\""))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+impl<T: ValueEnum> Converter for Enum<T> {
+    type Output = T;
+    fn value_type(&self) -> ValueType {
+        ValueType::Enum {
+            values: Self::names(),
+        }
+    }
+    fn from_json(&self, value: &Value) -> Result<T, ValueProblem> {
+        expect_str(value, Self::expected).and_then(|s| self.from_text(s))
+    }
+    fn from_text(&self, text: &str) -> Result<T, ValueProblem> {
+        T::from_str(text, self.ignore_case).map_err(|_| ValueProblem::expected(Self::expected()))
+    }
+}
+
+/// `value_parser = ["a", "b"]`: one of a literal list of strings.
+#[derive(Debug)]
+pub struct OneOf<T> {
+    values: &'static [&'static str],
+    ignore_case: bool,
+    ty: PhantomData<fn() -> T>,
+}
+
+impl<T> OneOf<T> {
+    /// A converter accepting `values`.
+    pub const fn new(values: &'static [&'static str], ignore_case: bool) -> Self {
+        Self {
+            values,
+            ignore_case,
+            ty: PhantomData,
+        }
+    }
+
+    fn expected(&self) -> String {
+        let values: Vec<String> = self.values.iter().map(|v| (*v).to_owned()).collect();
+        format!("one of {}", quoted_list(&values))
+    }
+}
+
+impl<T: From<String>> Converter for OneOf<T> {
+    type Output = T;
+    fn value_type(&self) -> ValueType {
+        ValueType::Enum {
+            values: self.values.iter().map(|v| (*v).to_owned()).collect(),
+        }
+    }
+    fn from_json(&self, value: &Value) -> Result<T, ValueProblem> {
+        expect_str(value, || self.expected()).and_then(|s| self.from_text(s))
+    }
+    fn from_text(&self, text: &str) -> Result<T, ValueProblem> {
+        let found = self.values.iter().find(|v| {
+            if self.ignore_case {
+                v.eq_ignore_ascii_case(text)
+            } else {
+                **v == text
+            }
+        });
+        match found {
+            // clap stores the canonical spelling when matching case-insensitively.
+            Some(v) => Ok(T::from((*v).to_owned())),
+            None => Err(ValueProblem::expected(self.expected())),
+        }
+    }
+}
+
+/// Any `FromStr` type (IP addresses, user types): a JSON string parsed by
+/// the type's own `FromStr`, as clap's `value_parser!` does.
+#[derive(Debug)]
+pub struct Parse<T> {
+    value_type: ValueType,
+    ty: PhantomData<fn() -> T>,
+}
+
+impl<T> Parse<T> {
+    /// Parses with `T::from_str`, described as `value_type`.
+    pub const fn new(value_type: ValueType) -> Self {
+        Self {
+            value_type,
+            ty: PhantomData,
+        }
+    }
+}
+
+impl<T> Converter for Parse<T>
+where
+    T: FromStr,
+    T::Err: std::fmt::Display,
+{
+    type Output = T;
+    fn value_type(&self) -> ValueType {
+        self.value_type.clone()
+    }
+    fn from_json(&self, value: &Value) -> Result<T, ValueProblem> {
+        expect_str(value, || "a string".into()).and_then(|s| self.from_text(s))
+    }
+    fn from_text(&self, text: &str) -> Result<T, ValueProblem> {
+        text.parse::<T>().map_err(|e| {
+            ValueProblem::expected(expected_of(&self.value_type)).because(e.to_string())
+        })
+    }
+}
+
+fn expected_of(value_type: &ValueType) -> String {
+    match value_type {
+        ValueType::String(facets) => match facets.format {
+            Some(format) => format!("a string in `{format}` format"),
+            None if !facets.any_format.is_empty() => {
+                format!("a string in `{}` format", facets.any_format.join("` or `"))
+            }
+            None if !facets.examples.is_empty() => {
+                format!("a string like \"{}\"", facets.examples.join("\", \""))
+            }
+            None => "a valid string".to_owned(),
+        },
+        ValueType::Integer { minimum, maximum } => {
+            describe_range(minimum.unwrap_or(i128::MIN), maximum.unwrap_or(i128::MAX))
+        }
+        ValueType::Number => "a number".to_owned(),
+        ValueType::Boolean => "a boolean".to_owned(),
+        ValueType::Enum { values } => format!("one of {}", quoted_list(values)),
+        ValueType::Map { .. } => "an object".to_owned(),
+    }
+}
+
+/// The empty command clap's value parsers need as context for their error
+/// messages. Made once; the user's command tree is never built.
+static PARSER_CONTEXT: LazyLock<clap::Command> = LazyLock::new(|| clap::Command::new("mcp-bridge"));
+
+/// A `value_parser = ...` expression: the value goes through the same
+/// `TypedValueParser` clap would call.
+#[derive(Debug)]
+pub struct ClapParser<P> {
+    parser: P,
+    value_type: ValueType,
+}
+
+impl<P: TypedValueParser> ClapParser<P> {
+    /// Wraps `parser`; `value_type` tells which JSON type the value has.
+    pub fn new(parser: P, value_type: ValueType) -> Self {
+        Self { parser, value_type }
+    }
+}
+
+impl<P: TypedValueParser> Converter for ClapParser<P> {
+    type Output = P::Value;
+    fn value_type(&self) -> ValueType {
+        self.value_type.clone()
+    }
+    fn from_json(&self, value: &Value) -> Result<P::Value, ValueProblem> {
+        let text = match (&self.value_type, value) {
+            (ValueType::Integer { .. }, v) => match json_integer(v) {
+                Some(n) => n.to_string(),
+                None => return Err(ValueProblem::expected(expected_of(&self.value_type))),
+            },
+            (ValueType::Number, Value::Number(n)) => n.to_string(),
+            (ValueType::Boolean, Value::Bool(b)) => b.to_string(),
+            (ValueType::Number | ValueType::Boolean, _) => {
+                return Err(ValueProblem::expected(expected_of(&self.value_type)))
+            }
+            (_, Value::String(s)) => s.clone(),
+            _ => return Err(ValueProblem::expected(expected_of(&self.value_type))),
+        };
+        self.from_text(&text)
+    }
+    fn from_text(&self, text: &str) -> Result<P::Value, ValueProblem> {
+        self.parser
+            .parse_ref(&PARSER_CONTEXT, None, OsStr::new(text))
+            .map_err(|error| {
+                ValueProblem::expected(expected_of(&self.value_type)).because(clap_reason(&error))
+            })
+    }
+}
+
+/// The useful part of a clap value error: the parser's own message when
+/// there is one, else clap's first line without the `error:` prefix.
+fn clap_reason(error: &clap::Error) -> String {
+    if let Some(source) = std::error::Error::source(error) {
+        return source.to_string();
+    }
+    let rendered = error.render().to_string();
+    let first = rendered.lines().next().unwrap_or_default();
+    first.strip_prefix("error: ").unwrap_or(first).to_owned()
+}
+
+/// Key=value pairs (`Vec<(K, V)>` with a key=value `value_parser`): a JSON
+/// object whose entries are each handed to the parser as `key=value`.
+#[derive(Debug)]
+pub struct KeyValue<C> {
+    pair: C,
+    values: ValueType,
+}
+
+impl<C: Converter> KeyValue<C> {
+    /// `pair` parses one `key=value` text; `values` describes a value.
+    pub fn new(pair: C, values: ValueType) -> Self {
+        Self { pair, values }
+    }
+
+    /// The JSON type of the whole map.
+    pub fn map_type(&self) -> ValueType {
+        ValueType::Map {
+            values: Box::new(self.values.clone()),
+        }
+    }
+
+    /// Converts every entry of a JSON object.
+    pub fn from_object(
+        &self,
+        value: &Value,
+    ) -> Result<Vec<C::Output>, (Option<String>, ValueProblem)> {
+        let object = value.as_object().ok_or_else(|| {
+            (
+                None,
+                ValueProblem::expected("an object of key: value pairs"),
+            )
+        })?;
+        object
+            .iter()
+            .map(|(key, item)| {
+                let text = match item {
+                    Value::String(s) => s.clone(),
+                    Value::Number(n) => n.to_string(),
+                    Value::Bool(b) => b.to_string(),
+                    _ => {
+                        return Err((
+                            Some(key.clone()),
+                            ValueProblem::expected(expected_of(&self.values)),
+                        ))
+                    }
+                };
+                self.pair
+                    .from_text(&format!("{key}={text}"))
+                    .map_err(|problem| (Some(key.clone()), problem))
+            })
+            .collect()
+    }
+
+    /// Converts one `key=value` default.
+    pub fn from_text(&self, text: &str) -> Result<C::Output, ValueProblem> {
+        self.pair.from_text(text)
+    }
+}
+
+/// Picks a converter for a type the derive cannot classify by name, in
+/// the order clap's `value_parser!` does: `ValueEnum`, a
+/// `ValueParserFactory` with a typed parser, `From<String>`, `FromStr`.
+#[doc(hidden)]
+pub mod auto {
+    use super::*;
+
+    pub struct Probe<T>(pub PhantomData<fn() -> T>);
+
+    pub trait ViaValueEnum {
+        type Converter;
+        fn converter(&self) -> Self::Converter;
+    }
+    impl<T: ValueEnum> ViaValueEnum for &&&&Probe<T> {
+        type Converter = Enum<T>;
+        fn converter(&self) -> Enum<T> {
+            Enum::new(false)
+        }
+    }
+
+    pub trait ViaFactory {
+        type Converter;
+        fn converter(&self) -> Self::Converter;
+    }
+    impl<T> ViaFactory for &&&Probe<T>
+    where
+        T: clap::builder::ValueParserFactory,
+        T::Parser: TypedValueParser<Value = T>,
+    {
+        type Converter = ClapParser<T::Parser>;
+        fn converter(&self) -> Self::Converter {
+            ClapParser::new(T::value_parser(), ValueType::string())
+        }
+    }
+
+    pub trait ViaFromString {
+        type Converter;
+        fn converter(&self) -> Self::Converter;
+    }
+    impl<T: From<String>> ViaFromString for &&Probe<T> {
+        type Converter = Text<T>;
+        fn converter(&self) -> Text<T> {
+            Text::new()
+        }
+    }
+
+    pub trait ViaFromStr {
+        type Converter;
+        fn converter(&self) -> Self::Converter;
+    }
+    impl<T> ViaFromStr for &Probe<T>
+    where
+        T: FromStr,
+        T::Err: std::fmt::Display,
+    {
+        type Converter = Parse<T>;
+        fn converter(&self) -> Parse<T> {
+            Parse::new(ValueType::string())
+        }
+    }
+
+    /// The last resort, reached only when nothing above applies: its bound
+    /// fails with a message that says what to do.
+    pub trait ViaNothing {
+        type Converter;
+        fn converter(&self) -> Self::Converter;
+    }
+    impl<T: super::super::McpValue> ViaNothing for Probe<T> {
+        type Converter = T::Converter;
+        fn converter(&self) -> T::Converter {
+            T::converter()
+        }
+    }
+}

@@ -1,0 +1,157 @@
+//! Errors of a tool call, each naming the tool and the property.
+
+use std::fmt;
+
+/// Arguments of a `tools/call` that cannot become the CLI's typed value.
+///
+/// The message names the tool, the property, what was given and what was
+/// expected, so a client (or the model behind it) can correct the call.
+///
+/// ```
+/// use mcp_bridge::{ArgError, Problem};
+/// let err = ArgError::new("taskctl_task_add", Some("priority"), Problem::Invalid {
+///     given: "9".into(),
+///     expected: "an integer from 1 to 5".into(),
+///     reason: None,
+/// });
+/// assert_eq!(
+///     err.to_string(),
+///     "tool `taskctl_task_add`: property `priority`: expected an integer from 1 to 5, got 9"
+/// );
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("tool `{tool}`: {}", self.describe())]
+pub struct ArgError {
+    /// The tool that was called.
+    pub tool: String,
+    /// The property at fault, when one is.
+    pub property: Option<String>,
+    /// What is wrong.
+    pub problem: Problem,
+}
+
+/// What is wrong with an argument.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Problem {
+    /// A required property is absent.
+    Missing {
+        /// What the property takes.
+        expected: String,
+    },
+    /// A property the tool does not have.
+    Unknown {
+        /// The closest accepted name, if one is close.
+        suggestion: Option<String>,
+        /// Every accepted property name.
+        accepted: Vec<String>,
+    },
+    /// A value of the wrong type, out of range, or rejected by the
+    /// argument's parser.
+    Invalid {
+        /// The value given, as JSON.
+        given: String,
+        /// What would have been accepted.
+        expected: String,
+        /// The parser's own explanation, if any.
+        reason: Option<String>,
+    },
+    /// Fewer values than the argument needs.
+    TooFew {
+        /// How many are needed.
+        min: u32,
+        /// How many were given.
+        given: usize,
+    },
+    /// A relation between arguments clap enforces was broken.
+    Relation {
+        /// Which relation, in clap's words.
+        message: String,
+    },
+}
+
+impl ArgError {
+    /// An error about `property` of `tool`.
+    pub fn new(tool: impl Into<String>, property: Option<&str>, problem: Problem) -> Self {
+        Self {
+            tool: tool.into(),
+            property: property.map(str::to_owned),
+            problem,
+        }
+    }
+
+    fn describe(&self) -> Described<'_> {
+        Described(self)
+    }
+}
+
+struct Described<'a>(&'a ArgError);
+
+impl fmt::Display for Described<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let property = self.0.property.as_deref().unwrap_or("?");
+        match &self.0.problem {
+            Problem::Missing { expected } => {
+                write!(
+                    f,
+                    "missing required property `{property}` (expected {expected})"
+                )
+            }
+            Problem::Unknown {
+                suggestion,
+                accepted,
+            } => {
+                write!(f, "unknown property `{property}`")?;
+                if let Some(suggestion) = suggestion {
+                    write!(f, "; did you mean `{suggestion}`?")?;
+                }
+                if accepted.is_empty() {
+                    write!(f, "; this tool takes no arguments")
+                } else {
+                    write!(f, "; accepted properties: {}", accepted.join(", "))
+                }
+            }
+            Problem::Invalid {
+                given,
+                expected,
+                reason,
+            } => {
+                write!(f, "property `{property}`: expected {expected}, got {given}")?;
+                if let Some(reason) = reason {
+                    write!(f, " ({reason})")?;
+                }
+                Ok(())
+            }
+            Problem::TooFew { min, given } => write!(
+                f,
+                "property `{property}`: needs at least {min} value{}, got {given}",
+                if *min == 1 { "" } else { "s" }
+            ),
+            Problem::Relation { message } => write!(f, "{message}"),
+        }
+    }
+}
+
+/// Why one value was refused, before it is tied to a tool and property.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ValueProblem {
+    /// What would have been accepted ("an integer from 1 to 5").
+    pub expected: String,
+    /// The parser's explanation, if it gave one.
+    pub reason: Option<String>,
+}
+
+impl ValueProblem {
+    /// A value that is not what `expected` says.
+    pub fn expected(expected: impl Into<String>) -> Self {
+        Self {
+            expected: expected.into(),
+            reason: None,
+        }
+    }
+
+    /// Adds the parser's explanation.
+    pub fn because(mut self, reason: impl Into<String>) -> Self {
+        self.reason = Some(reason.into());
+        self
+    }
+}
