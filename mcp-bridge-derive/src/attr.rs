@@ -122,13 +122,14 @@ pub(crate) fn clap_items(attrs: &[Attribute]) -> Vec<ClapItem> {
         if matches!(attr.meta, syn::Meta::Path(_)) {
             continue;
         }
-        match attr.parse_args_with(Punctuated::<ClapItem, Token![,]>::parse_terminated) {
-            Ok(parsed) => items.extend(parsed.into_iter().map(|mut item| {
+        // clap reports its own syntax errors; repeating them would only add noise.
+        if let Ok(parsed) =
+            attr.parse_args_with(Punctuated::<ClapItem, Token![,]>::parse_terminated)
+        {
+            items.extend(parsed.into_iter().map(|mut item| {
                 item.kind = kind;
                 item
-            })),
-            // clap reports its own syntax errors; repeating them would only add noise.
-            Err(_) => {}
+            }));
         }
     }
     items

@@ -98,7 +98,7 @@ impl<'a> BuildCtx<'a> {
                 )),
             ));
         }
-        conv.from_json(value)
+        conv.convert_json(value)
             .map_err(|p| self.invalid(name, value, p))
     }
 
@@ -108,7 +108,7 @@ impl<'a> BuildCtx<'a> {
         conv: &C,
         text: &str,
     ) -> Result<C::Output, ArgError> {
-        conv.from_text(text)
+        conv.convert_text(text)
             .map_err(|p| self.invalid(name, &Value::from(format!("default {text:?}")), p))
     }
 
@@ -235,7 +235,7 @@ impl<'a> BuildCtx<'a> {
                 (Some(delimiter), Value::String(text)) => {
                     for piece in text.split(delimiter) {
                         out.push(
-                            conv.from_text(piece)
+                            conv.convert_text(piece)
                                 .map_err(|p| self.invalid(&item_name, item, p))?,
                         );
                     }
@@ -274,7 +274,7 @@ impl<'a> BuildCtx<'a> {
                 .unwrap_or_default()
                 .iter()
                 .map(|text| {
-                    conv.from_text(text)
+                    conv.convert_text(text)
                         .map_err(|p| self.invalid(name, &Value::from(text.as_ref()), p))
                 })
                 .collect(),

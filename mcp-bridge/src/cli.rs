@@ -192,7 +192,7 @@ fn bridge_command(bin: &str, name: &str) -> clap::Command {
 
 fn init_logging() {
     let filter = tracing_subscriber::EnvFilter::try_from_env("MCP_BRIDGE_LOG")
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn,mcp_bridge=info"));
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)

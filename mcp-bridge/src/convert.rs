@@ -27,9 +27,9 @@ use crate::spec::{StringFacets, ValueType};
 /// use mcp_bridge::convert::{Converter, Integer};
 /// use serde_json::json;
 /// let priority = Integer::<u8>::new().range(Some(1), Some(5));
-/// assert_eq!(priority.from_json(&json!(3)).unwrap(), 3);
-/// assert!(priority.from_json(&json!(9)).is_err());
-/// assert!(priority.from_json(&json!("3")).is_err());
+/// assert_eq!(priority.convert_json(&json!(3)).unwrap(), 3);
+/// assert!(priority.convert_json(&json!(9)).is_err());
+/// assert!(priority.convert_json(&json!("3")).is_err());
 /// ```
 pub trait Converter {
     /// The field's type.
@@ -37,10 +37,10 @@ pub trait Converter {
     /// The JSON type one value has.
     fn value_type(&self) -> ValueType;
     /// Converts a value sent by the client.
-    fn from_json(&self, value: &Value) -> Result<Self::Output, ValueProblem>;
+    fn convert_json(&self, value: &Value) -> Result<Self::Output, ValueProblem>;
     /// Converts a value written as text: defaults, which clap stores as
     /// strings and parses like user input.
-    fn from_text(&self, text: &str) -> Result<Self::Output, ValueProblem>;
+    fn convert_text(&self, text: &str) -> Result<Self::Output, ValueProblem>;
 }
 
 /// A short, readable rendering of a JSON value for error messages.
@@ -55,10 +55,7 @@ pub fn describe_value(value: &Value) -> String {
     }
 }
 
-fn expect_str<'v>(
-    value: &'v Value,
-    expected: impl FnOnce() -> String,
-) -> Result<&'v str, ValueProblem> {
+fn expect_str(value: &Value, expected: impl FnOnce() -> String) -> Result<&str, ValueProblem> {
     value
         .as_str()
         .ok_or_else(|| ValueProblem::expected(expected()))
@@ -86,10 +83,10 @@ impl<T: From<String>> Converter for Text<T> {
     fn value_type(&self) -> ValueType {
         ValueType::string()
     }
-    fn from_json(&self, value: &Value) -> Result<T, ValueProblem> {
-        expect_str(value, || "a string".into()).and_then(|s| self.from_text(s))
+    fn convert_json(&self, value: &Value) -> Result<T, ValueProblem> {
+        expect_str(value, || "a string".into()).and_then(|s| self.convert_text(s))
     }
-    fn from_text(&self, text: &str) -> Result<T, ValueProblem> {
+    fn convert_text(&self, text: &str) -> Result<T, ValueProblem> {
         Ok(T::from(text.to_owned()))
     }
 }
@@ -106,10 +103,11 @@ impl Converter for Path {
             ..StringFacets::default()
         })
     }
-    fn from_json(&self, value: &Value) -> Result<Self::Output, ValueProblem> {
-        expect_str(value, || "a path (a non-empty string)".into()).and_then(|s| self.from_text(s))
+    fn convert_json(&self, value: &Value) -> Result<Self::Output, ValueProblem> {
+        expect_str(value, || "a path (a non-empty string)".into())
+            .and_then(|s| self.convert_text(s))
     }
-    fn from_text(&self, text: &str) -> Result<Self::Output, ValueProblem> {
+    fn convert_text(&self, text: &str) -> Result<Self::Output, ValueProblem> {
         if text.is_empty() {
             Err(ValueProblem::expected("a non-empty path"))
         } else {
@@ -131,10 +129,10 @@ impl Converter for Char {
             ..StringFacets::default()
         })
     }
-    fn from_json(&self, value: &Value) -> Result<char, ValueProblem> {
-        expect_str(value, || "a single character".into()).and_then(|s| self.from_text(s))
+    fn convert_json(&self, value: &Value) -> Result<char, ValueProblem> {
+        expect_str(value, || "a single character".into()).and_then(|s| self.convert_text(s))
     }
-    fn from_text(&self, text: &str) -> Result<char, ValueProblem> {
+    fn convert_text(&self, text: &str) -> Result<char, ValueProblem> {
         let mut chars = text.chars();
         match (chars.next(), chars.next()) {
             (Some(c), None) => Ok(c),
@@ -152,12 +150,12 @@ impl Converter for Bool {
     fn value_type(&self) -> ValueType {
         ValueType::Boolean
     }
-    fn from_json(&self, value: &Value) -> Result<bool, ValueProblem> {
+    fn convert_json(&self, value: &Value) -> Result<bool, ValueProblem> {
         value
             .as_bool()
             .ok_or_else(|| ValueProblem::expected("a boolean (true or false)"))
     }
-    fn from_text(&self, text: &str) -> Result<bool, ValueProblem> {
+    fn convert_text(&self, text: &str) -> Result<bool, ValueProblem> {
         match text {
             "true" => Ok(true),
             "false" => Ok(false),
@@ -266,11 +264,11 @@ impl<T: PrimitiveInteger> Converter for Integer<T> {
             maximum: max,
         }
     }
-    fn from_json(&self, value: &Value) -> Result<T, ValueProblem> {
+    fn convert_json(&self, value: &Value) -> Result<T, ValueProblem> {
         let n = json_integer(value).ok_or_else(|| ValueProblem::expected(self.expected()))?;
         self.check(n)
     }
-    fn from_text(&self, text: &str) -> Result<T, ValueProblem> {
+    fn convert_text(&self, text: &str) -> Result<T, ValueProblem> {
         let n: i128 = text
             .parse()
             .map_err(|_| ValueProblem::expected(self.expected()))?;
@@ -317,13 +315,13 @@ impl<T: PrimitiveFloat> Converter for Float<T> {
     fn value_type(&self) -> ValueType {
         ValueType::Number
     }
-    fn from_json(&self, value: &Value) -> Result<T, ValueProblem> {
+    fn convert_json(&self, value: &Value) -> Result<T, ValueProblem> {
         value
             .as_f64()
             .map(T::from_f64)
             .ok_or_else(|| ValueProblem::expected("a number"))
     }
-    fn from_text(&self, text: &str) -> Result<T, ValueProblem> {
+    fn convert_text(&self, text: &str) -> Result<T, ValueProblem> {
         text.parse().map_err(|_| ValueProblem::expected("a number"))
     }
 }
@@ -376,10 +374,10 @@ impl<T: ValueEnum> Converter for Enum<T> {
             values: Self::names(),
         }
     }
-    fn from_json(&self, value: &Value) -> Result<T, ValueProblem> {
-        expect_str(value, Self::expected).and_then(|s| self.from_text(s))
+    fn convert_json(&self, value: &Value) -> Result<T, ValueProblem> {
+        expect_str(value, Self::expected).and_then(|s| self.convert_text(s))
     }
-    fn from_text(&self, text: &str) -> Result<T, ValueProblem> {
+    fn convert_text(&self, text: &str) -> Result<T, ValueProblem> {
         T::from_str(text, self.ignore_case).map_err(|_| ValueProblem::expected(Self::expected()))
     }
 }
@@ -415,10 +413,10 @@ impl<T: From<String>> Converter for OneOf<T> {
             values: self.values.iter().map(|v| (*v).to_owned()).collect(),
         }
     }
-    fn from_json(&self, value: &Value) -> Result<T, ValueProblem> {
-        expect_str(value, || self.expected()).and_then(|s| self.from_text(s))
+    fn convert_json(&self, value: &Value) -> Result<T, ValueProblem> {
+        expect_str(value, || self.expected()).and_then(|s| self.convert_text(s))
     }
-    fn from_text(&self, text: &str) -> Result<T, ValueProblem> {
+    fn convert_text(&self, text: &str) -> Result<T, ValueProblem> {
         let found = self.values.iter().find(|v| {
             if self.ignore_case {
                 v.eq_ignore_ascii_case(text)
@@ -461,10 +459,10 @@ where
     fn value_type(&self) -> ValueType {
         self.value_type.clone()
     }
-    fn from_json(&self, value: &Value) -> Result<T, ValueProblem> {
-        expect_str(value, || "a string".into()).and_then(|s| self.from_text(s))
+    fn convert_json(&self, value: &Value) -> Result<T, ValueProblem> {
+        expect_str(value, || "a string".into()).and_then(|s| self.convert_text(s))
     }
-    fn from_text(&self, text: &str) -> Result<T, ValueProblem> {
+    fn convert_text(&self, text: &str) -> Result<T, ValueProblem> {
         text.parse::<T>().map_err(|e| {
             ValueProblem::expected(expected_of(&self.value_type)).because(e.to_string())
         })
@@ -517,7 +515,7 @@ impl<P: TypedValueParser> Converter for ClapParser<P> {
     fn value_type(&self) -> ValueType {
         self.value_type.clone()
     }
-    fn from_json(&self, value: &Value) -> Result<P::Value, ValueProblem> {
+    fn convert_json(&self, value: &Value) -> Result<P::Value, ValueProblem> {
         let text = match (&self.value_type, value) {
             (ValueType::Integer { .. }, v) => match json_integer(v) {
                 Some(n) => n.to_string(),
@@ -531,9 +529,9 @@ impl<P: TypedValueParser> Converter for ClapParser<P> {
             (_, Value::String(s)) => s.clone(),
             _ => return Err(ValueProblem::expected(expected_of(&self.value_type))),
         };
-        self.from_text(&text)
+        self.convert_text(&text)
     }
-    fn from_text(&self, text: &str) -> Result<P::Value, ValueProblem> {
+    fn convert_text(&self, text: &str) -> Result<P::Value, ValueProblem> {
         self.parser
             .parse_ref(&PARSER_CONTEXT, None, OsStr::new(text))
             .map_err(|error| {
@@ -600,15 +598,15 @@ impl<C: Converter> KeyValue<C> {
                     }
                 };
                 self.pair
-                    .from_text(&format!("{key}={text}"))
+                    .convert_text(&format!("{key}={text}"))
                     .map_err(|problem| (Some(key.clone()), problem))
             })
             .collect()
     }
 
     /// Converts one `key=value` default.
-    pub fn from_text(&self, text: &str) -> Result<C::Output, ValueProblem> {
-        self.pair.from_text(text)
+    pub fn convert_text(&self, text: &str) -> Result<C::Output, ValueProblem> {
+        self.pair.convert_text(text)
     }
 }
 

@@ -57,6 +57,7 @@ mod io;
 mod registry;
 mod server;
 pub mod spec;
+pub mod testing;
 pub mod transport;
 
 pub use cli::Bridge;

@@ -247,8 +247,8 @@ async def run_checks(c: Checker, args: argparse.Namespace, server_cmd: list[str]
             id2 = await add({"title": SECOND_TITLE, "estimate": "2h"}, "add task with estimate 2h, default priority")
             c.ok(id1 != id2, f"tasks got distinct ids ({id1}, {id2})")
 
-            line1_todo = f"#{id1} [todo] p5 {EVIL_TITLE}"
-            line1_done = f"#{id1} [done] p5 {EVIL_TITLE}"
+            line1_todo = f"#{id1} [todo] p5 {EVIL_TITLE} (a, b)"
+            line1_done = f"#{id1} [done] p5 {EVIL_TITLE} (a, b)"
             line2 = f"#{id2} [todo] p3 {SECOND_TITLE}"
             await expect_list({}, [line1_todo, line2], "list shows both tasks")
 

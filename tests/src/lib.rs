@@ -1,1 +1,1 @@
-
+//! Test-only crate: see `tests/`.

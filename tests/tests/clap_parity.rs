@@ -1,0 +1,8 @@
+//! The derive's specs agree with what clap builds from the same types.
+
+use examples::taskctl::Cli;
+
+#[test]
+fn taskctl_specs_match_clap() {
+    mcp_bridge::testing::assert_parity::<Cli>();
+}
