@@ -146,43 +146,52 @@ impl Status {
     }
 }
 
-/// Reads durations like `90s`, `15m`, `2h`, `1h30m` or `3d`.
+/// Reads durations the way `humantime` writes them: whole numbers with
+/// units, optionally separated by spaces (`90s`, `15m`, `1h 30m`, `2days`).
+/// The bridge advertises the same notation in the tool schema.
 pub fn parse_duration(text: &str) -> Result<Duration, String> {
-    let text = text.trim();
-    if text.is_empty() {
+    let mut rest = text.trim();
+    if rest.is_empty() {
         return Err("empty duration".into());
     }
-    let mut total = 0u64;
-    let mut number = String::new();
-    let mut rest = text;
-    while let Some(c) = rest.chars().next() {
-        if c.is_ascii_digit() {
-            number.push(c);
-            rest = &rest[1..];
-            continue;
-        }
-        let unit_len = rest
-            .find(|ch: char| ch.is_ascii_digit())
+    let mut total = Duration::ZERO;
+    while !rest.is_empty() {
+        let digits = rest
+            .find(|c: char| !c.is_ascii_digit())
             .unwrap_or(rest.len());
-        let unit = rest[..unit_len].trim();
-        rest = &rest[unit_len..];
-        let seconds = match unit {
-            "s" => 1,
-            "m" | "min" => 60,
-            "h" => 3600,
-            "d" => 86_400,
-            other => return Err(format!("unknown unit `{other}` (use s, m, h or d)")),
-        };
-        let n: u64 = number
+        if digits == 0 {
+            return Err(format!("expected a number at `{rest}`"));
+        }
+        let number: u64 = rest[..digits]
             .parse()
-            .map_err(|_| format!("a number must come before `{unit}`"))?;
-        number.clear();
-        total = total.saturating_add(n.saturating_mul(seconds));
+            .map_err(|_| format!("`{}` is too large", &rest[..digits]))?;
+        rest = rest[digits..].trim_start();
+        let unit_len = rest
+            .find(|c: char| c.is_ascii_digit() || c.is_whitespace())
+            .unwrap_or(rest.len());
+        let unit = &rest[..unit_len];
+        rest = rest[unit_len..].trim_start();
+        let nanos_per_unit: u128 = match unit {
+            "nsec" | "ns" => 1,
+            "usec" | "us" | "µs" => 1_000,
+            "msec" | "ms" => 1_000_000,
+            "seconds" | "second" | "secs" | "sec" | "s" => 1_000_000_000,
+            "minutes" | "minute" | "mins" | "min" | "m" => 60 * 1_000_000_000,
+            "hours" | "hour" | "hrs" | "hr" | "h" => 3_600 * 1_000_000_000,
+            "days" | "day" | "d" => 86_400 * 1_000_000_000,
+            "weeks" | "week" | "w" => 604_800 * 1_000_000_000,
+            "months" | "month" | "M" => 2_630_016 * 1_000_000_000,
+            "years" | "year" | "y" => 31_557_600 * 1_000_000_000,
+            "" => return Err(format!("`{number}` needs a unit, e.g. {number}m")),
+            other => return Err(format!("unknown unit `{other}` (use s, m, h, d, w...)")),
+        };
+        let nanos = u128::from(number) * nanos_per_unit;
+        let part = u64::try_from(nanos / 1_000_000_000)
+            .map(|secs| Duration::new(secs, (nanos % 1_000_000_000) as u32))
+            .map_err(|_| "duration too large".to_owned())?;
+        total = total.checked_add(part).ok_or("duration too large")?;
     }
-    if !number.is_empty() {
-        return Err(format!("`{number}` needs a unit (s, m, h or d)"));
-    }
-    Ok(Duration::from_secs(total))
+    Ok(total)
 }
 
 fn format_duration(duration: Duration) -> String {

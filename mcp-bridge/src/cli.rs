@@ -147,10 +147,12 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
         let result = runtime.block_on(async move {
             let transport = crate::transport::guarded_stdio()?;
             tracing::info!(tools = server.tools().len(), "serving over stdio");
-            let running = server
-                .serve(transport)
-                .await
-                .map_err(|e| std::io::Error::other(e.to_string()))?;
+            let running = match server.serve(transport).await {
+                Ok(running) => running,
+                // The client went away before initializing: a normal end.
+                Err(rmcp::service::ServerInitializeError::ConnectionClosed(_)) => return Ok(()),
+                Err(error) => return Err(std::io::Error::other(error.to_string())),
+            };
             running
                 .waiting()
                 .await

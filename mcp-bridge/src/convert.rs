@@ -245,12 +245,20 @@ pub fn describe_range(min: i128, max: i128) -> String {
     }
 }
 
-/// Reads a JSON integer of any width, refusing fractions and strings.
+/// Reads a JSON integer of any width, refusing fractions and strings. A
+/// number with a zero fraction (`3.0`) is an integer for JSON Schema, and
+/// so it is here, within the range where floats are exact.
 pub fn json_integer(value: &Value) -> Option<i128> {
     if let Some(n) = value.as_i64() {
         Some(n.into())
+    } else if let Some(n) = value.as_u64() {
+        Some(n.into())
     } else {
-        value.as_u64().map(i128::from)
+        const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
+        value
+            .as_f64()
+            .filter(|f| f.fract() == 0.0 && f.abs() <= EXACT)
+            .map(|f| f as i128)
     }
 }
 

@@ -104,13 +104,16 @@ pub mod __private {
             Integer::<T>::new().value_type()
         }
 
-        /// A duration written as text (`90s`, `5m`, `1h30m`).
+        /// Whole numbers followed by a unit, as `humantime` (the usual
+        /// duration parser of clap CLIs) reads them.
+        pub const DURATION_PATTERN: &str = r"^\s*([0-9]+\s*(nsec|ns|usec|us|µs|msec|ms|seconds|second|secs|sec|s|minutes|minute|mins|min|m|hours|hour|hrs|hr|h|days|day|d|weeks|week|w|months|month|M|years|year|y)\s*)+$";
+
+        /// A duration in the common `humantime` notation: whole numbers
+        /// with units, `90s`, `5m`, `1h 30m`, `2 days`.
         pub fn duration() -> ValueType {
             ValueType::String(StringFacets {
-                pattern: Some(
-                    r"^\s*[0-9]+(\.[0-9]+)?\s*[A-Za-zµ]+(\s*[0-9]+(\.[0-9]+)?\s*[A-Za-zµ]+)*\s*$",
-                ),
-                examples: &["30s", "5m", "1h30m"],
+                pattern: Some(DURATION_PATTERN),
+                examples: &["90s", "15m", "1h 30m", "2days"],
                 ..StringFacets::default()
             })
         }

@@ -6,8 +6,9 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, CustomRequest,
+    CustomResult, Implementation, ListToolsResult, PaginatedRequestParams, ServerCapabilities,
+    ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -239,6 +240,20 @@ impl<C: McpCommand + Send + 'static> ServerHandler for BridgeServer<C> {
             .cloned()
     }
 
+    /// rmcp hands over a standard request whose params do not fit its
+    /// type as a "custom" request; answer it as invalid params, not as an
+    /// unknown method.
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        Err(malformed_request_error(
+            &request.method,
+            request.params.as_ref(),
+        ))
+    }
+
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
@@ -279,4 +294,57 @@ fn run_blocking<T>(f: impl FnOnce() -> T) -> T {
         }
         _ => f(),
     }
+}
+
+/// The MCP methods a client may send to a server.
+const STANDARD_METHODS: &[&str] = &[
+    "initialize",
+    "ping",
+    "server/discover",
+    "tools/list",
+    "tools/call",
+    "resources/list",
+    "resources/templates/list",
+    "resources/read",
+    "resources/subscribe",
+    "resources/unsubscribe",
+    "prompts/list",
+    "prompts/get",
+    "completion/complete",
+    "logging/setLevel",
+    "tasks/get",
+    "tasks/list",
+    "tasks/result",
+    "tasks/cancel",
+];
+
+fn malformed_request_error(method: &str, params: Option<&Value>) -> ErrorData {
+    if !STANDARD_METHODS.contains(&method) {
+        return ErrorData::new(
+            rmcp::model::ErrorCode::METHOD_NOT_FOUND,
+            format!("unknown method `{method}`"),
+            None,
+        );
+    }
+    let detail = if method == "tools/call" {
+        match params {
+            None => "params are missing; send {\"name\": <tool>, \"arguments\": {...}}".to_owned(),
+            Some(Value::Object(params)) => match (params.get("name"), params.get("arguments")) {
+                (None, _) => "params.name is missing: give the tool name as a string".to_owned(),
+                (Some(name), _) if !name.is_string() => {
+                    format!("params.name must be a string, got {name}")
+                }
+                (_, Some(arguments)) if !arguments.is_object() => {
+                    format!(
+                        "params.arguments must be an object of argument values, got {arguments}"
+                    )
+                }
+                _ => "params do not match the tools/call request".to_owned(),
+            },
+            Some(other) => format!("params must be an object, got {other}"),
+        }
+    } else {
+        "params do not match the request".to_owned()
+    };
+    ErrorData::invalid_params(format!("{method}: {detail}"), None)
 }

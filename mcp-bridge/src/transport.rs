@@ -33,6 +33,9 @@ pub struct LineTransport {
     writer: Arc<Mutex<Writer>>,
     /// An error response still to be written (kept across cancellation).
     pending: Option<Vec<u8>>,
+    /// Whether a request has arrived yet: rmcp ends the session on a
+    /// notification that comes before `initialize`, so those are dropped.
+    seen_request: bool,
 }
 
 impl LineTransport {
@@ -47,6 +50,7 @@ impl LineTransport {
             discarding: false,
             writer: Arc::new(Mutex::new(Box::pin(writer))),
             pending: None,
+            seen_request: false,
         }
     }
 
@@ -202,8 +206,10 @@ fn read_id_value(text: &str) -> Option<Value> {
         let end = string_end(text.as_bytes(), 0)?;
         return serde_json::from_str(&text[..=end]).ok();
     }
+    // Take the whole number token (fractions and exponents included), so
+    // `1.5` is not misread as `1`; only integers are valid ids.
     let end = text
-        .find(|c: char| !(c.is_ascii_digit() || c == '-'))
+        .find(|c: char| !(c.is_ascii_digit() || matches!(c, '-' | '+' | '.' | 'e' | 'E')))
         .unwrap_or(text.len());
     serde_json::from_str::<Value>(&text[..end])
         .ok()
@@ -255,7 +261,15 @@ impl Transport<RoleServer> for LineTransport {
             let decoded = decode_line(line);
             self.line.clear();
             match decoded {
-                Decoded::Message(message) => return Some(*message),
+                Decoded::Message(message) => {
+                    let is_request = matches!(*message, rmcp::model::JsonRpcMessage::Request(_));
+                    if !self.seen_request && !is_request {
+                        tracing::warn!("ignoring a message sent before the first request");
+                        continue;
+                    }
+                    self.seen_request |= is_request;
+                    return Some(*message);
+                }
                 Decoded::Skip => continue,
                 Decoded::Reply(reply) => self.pending = Some(reply_bytes(&reply)),
             }
@@ -378,6 +392,16 @@ mod tests {
         };
         assert_eq!(reply["error"]["code"], -32600);
         assert_eq!(reply["id"], 8);
+    }
+
+    #[test]
+    fn fractional_ids_are_not_recovered() {
+        assert_eq!(recover_id(br#"{"id":1.5,"method":"x","params":{"#), None);
+        assert_eq!(recover_id(br#"{"id":1e3,"method":"x","params":{"#), None);
+        assert_eq!(
+            recover_id(br#"{"id": -4 ,"method":"x","params":{"#),
+            Some(Value::from(-4))
+        );
     }
 
     #[test]

@@ -1,0 +1,868 @@
+//! `taskctl mcp serve` driven over stdio by rmcp's own client: the tool
+//! list and schemas, real calls against a task file, argument errors,
+//! unknown tools and every protocol version rmcp's client speaks.
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use rmcp::model::{
+    CallToolRequestParams, ClientCapabilities, ClientConfig, Implementation, ProtocolVersion,
+};
+use rmcp::service::{RunningService, ServiceError};
+use rmcp::transport::TokioChildProcess;
+use rmcp::{ClientLifecycleMode, ClientServiceExt, RoleClient, ServiceExt};
+use serde_json::{json, Map, Value};
+
+/// Every test gives up after this long instead of hanging.
+const TEST_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// The `taskctl` binary, built once per test process.
+fn taskctl() -> &'static Path {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    BIN.get_or_init(|| {
+        let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let output = std::process::Command::new(env!("CARGO"))
+            .args(["build", "-q", "-p", "examples", "--bin", "taskctl"])
+            .current_dir(&workspace)
+            .output()
+            .expect("run cargo build");
+        assert!(
+            output.status.success(),
+            "cargo build of taskctl failed:\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let target = match std::env::var_os("CARGO_TARGET_DIR") {
+            Some(dir) => workspace.join(dir),
+            None => option_env!("CARGO_TARGET_TMPDIR")
+                .and_then(|tmp| Path::new(tmp).parent().map(Path::to_path_buf))
+                .unwrap_or_else(|| workspace.join("target")),
+        };
+        let bin = target
+            .join("debug")
+            .join(format!("taskctl{}", std::env::consts::EXE_SUFFIX));
+        assert!(bin.is_file(), "taskctl not found at {}", bin.display());
+        bin
+    })
+}
+
+type Client = RunningService<RoleClient, ClientConfig>;
+
+fn client_config(version: ProtocolVersion) -> ClientConfig {
+    ClientConfig::new(
+        ClientCapabilities::default(),
+        Implementation::new("stdio-rmcp-test", "0.0.1"),
+    )
+    .with_protocol_version(version)
+}
+
+/// `taskctl mcp serve`, run in `cwd` (so the default `tasks.json` lands there).
+fn transport(cwd: &Path) -> TokioChildProcess {
+    let mut cmd = tokio::process::Command::new(taskctl());
+    cmd.args(["mcp", "serve"])
+        .current_dir(cwd)
+        .env("MCP_BRIDGE_LOG", "warn");
+    let (transport, _stderr) = TokioChildProcess::builder(cmd)
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn taskctl mcp serve");
+    transport
+}
+
+async fn connect_with(cwd: &Path, version: ProtocolVersion) -> Client {
+    client_config(version)
+        .serve(transport(cwd))
+        .await
+        .expect("initialize")
+}
+
+async fn connect(cwd: &Path) -> Client {
+    connect_with(cwd, ProtocolVersion::V_2025_06_18).await
+}
+
+fn object(value: Value) -> Map<String, Value> {
+    match value {
+        Value::Object(map) => map,
+        other => panic!("not an object: {other}"),
+    }
+}
+
+/// Calls `tool` and returns the result as it looks on the wire.
+async fn call(client: &Client, tool: &str, arguments: Value) -> Value {
+    let params = CallToolRequestParams::new(tool.to_owned()).with_arguments(object(arguments));
+    let result = client
+        .call_tool(params)
+        .await
+        .unwrap_or_else(|e| panic!("tools/call {tool} failed at the protocol level: {e}"));
+    serde_json::to_value(&result).expect("result serializes")
+}
+
+/// Checks the result shape and returns `(stdout, stderr, exitCode)`.
+fn outcome(result: &Value) -> (String, String, i64) {
+    let structured = &result["structuredContent"];
+    let stdout = structured["stdout"].as_str().expect("stdout").to_owned();
+    let stderr = structured["stderr"].as_str().expect("stderr").to_owned();
+    let code = structured["exitCode"].as_i64().expect("exitCode");
+    assert_eq!(
+        structured.as_object().map(Map::len),
+        Some(3),
+        "structuredContent has exactly stdout, stderr, exitCode: {result}"
+    );
+    assert_eq!(
+        result["isError"],
+        json!(code != 0),
+        "isError matches the exit code: {result}"
+    );
+    (stdout, stderr, code)
+}
+
+/// Asserts success and returns stdout.
+fn ok_stdout(result: &Value) -> String {
+    let (stdout, stderr, code) = outcome(result);
+    assert_eq!(code, 0, "expected success: {result}");
+    assert_eq!(stderr, "", "no stderr expected: {result}");
+    assert_eq!(result["content"][0]["type"], "text");
+    assert_eq!(result["content"][0]["text"], stdout.as_str());
+    stdout
+}
+
+fn text(result: &Value) -> &str {
+    result["content"][0]["text"].as_str().expect("text content")
+}
+
+fn read_db(path: &Path) -> Value {
+    let bytes = std::fs::read(path).expect("read task file");
+    serde_json::from_slice(&bytes).expect("task file is JSON")
+}
+
+fn task(db: &Value, id: u64) -> Option<&Value> {
+    db["tasks"]
+        .as_array()
+        .expect("tasks array")
+        .iter()
+        .find(|t| t["id"] == id)
+}
+
+async fn finish(client: Client) {
+    client.cancel().await.expect("shut the client down");
+}
+
+async fn timed<F: std::future::Future<Output = ()>>(f: F) {
+    tokio::time::timeout(TEST_TIMEOUT, f)
+        .await
+        .expect("test timed out");
+}
+
+const ALL_TOOLS: [&str; 6] = [
+    "taskctl_task_add",
+    "taskctl_task_list",
+    "taskctl_task_done",
+    "taskctl_task_remove",
+    "taskctl_stats",
+    "taskctl_stats_export",
+];
+
+#[tokio::test]
+async fn tools_list_has_exactly_the_runnable_commands() {
+    timed(async {
+        let dir = tempfile::tempdir().unwrap();
+        let client = connect(dir.path()).await;
+        let info = client.peer_info().expect("server info");
+        let server = info.server_info.as_ref().expect("server_info");
+        assert_eq!(server.name, "taskctl");
+        assert!(info.capabilities.tools.is_some(), "tools capability");
+
+        let tools = client.list_all_tools().await.expect("tools/list");
+        let mut names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
+        names.sort_unstable();
+        let mut expected = ALL_TOOLS.to_vec();
+        expected.sort_unstable();
+        assert_eq!(names, expected);
+        assert!(
+            !names.iter().any(|n| n.contains("purge")),
+            "hidden command exposed"
+        );
+        assert!(
+            !names.contains(&"taskctl_task"),
+            "non-runnable parent exposed"
+        );
+        assert!(!names.contains(&"taskctl"), "non-runnable root exposed");
+
+        for tool in &tools {
+            let tool = serde_json::to_value(tool).unwrap();
+            let output = &tool["outputSchema"];
+            assert_eq!(output["type"], "object", "{tool}");
+            assert_eq!(output["properties"]["stdout"]["type"], "string", "{tool}");
+            assert_eq!(output["properties"]["stderr"]["type"], "string", "{tool}");
+            assert_eq!(
+                output["properties"]["exitCode"]["type"], "integer",
+                "{tool}"
+            );
+            let mut required: Vec<&str> = output["required"]
+                .as_array()
+                .expect("required")
+                .iter()
+                .map(|v| v.as_str().unwrap())
+                .collect();
+            required.sort_unstable();
+            assert_eq!(required, ["exitCode", "stderr", "stdout"], "{tool}");
+            assert_eq!(tool["inputSchema"]["type"], "object", "{tool}");
+            assert_eq!(tool["inputSchema"]["additionalProperties"], false, "{tool}");
+            // The global options reach every tool.
+            assert!(
+                tool["inputSchema"]["properties"]["db"].is_object(),
+                "{tool}"
+            );
+            assert!(
+                tool["inputSchema"]["properties"]["verbose"].is_object(),
+                "{tool}"
+            );
+        }
+        finish(client).await;
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn task_add_schema_and_description() {
+    timed(async {
+        let dir = tempfile::tempdir().unwrap();
+        let client = connect(dir.path()).await;
+        let tools = client.list_all_tools().await.expect("tools/list");
+        let add = tools
+            .iter()
+            .find(|t| t.name == "taskctl_task_add")
+            .expect("taskctl_task_add");
+        let add = serde_json::to_value(add).unwrap();
+
+        let description = add["description"].as_str().expect("description");
+        assert!(
+            description.starts_with("taskctl task add: Add a task"),
+            "{description}"
+        );
+        assert!(
+            description.contains("The task gets the next free id, which is printed."),
+            "{description}"
+        );
+        assert!(
+            description
+                .contains("Titles are taken literally: quotes, dashes and semicolons are kept."),
+            "{description}"
+        );
+
+        let schema = &add["inputSchema"];
+        assert_eq!(schema["type"], "object");
+        assert_eq!(schema["required"], json!(["title"]));
+        assert_eq!(schema["additionalProperties"], false);
+        let props = &schema["properties"];
+        let mut keys: Vec<&str> = props
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        keys.sort_unstable();
+        assert_eq!(
+            keys,
+            ["db", "estimate", "priority", "status", "tag", "title", "verbose"]
+        );
+
+        assert_eq!(props["title"]["type"], "string");
+        assert_eq!(props["title"]["description"], "What has to be done");
+
+        let priority = &props["priority"];
+        assert_eq!(priority["type"], "integer");
+        assert_eq!(priority["minimum"], 1);
+        assert_eq!(priority["maximum"], 5);
+        assert_eq!(priority["default"], 3);
+
+        let status = &props["status"];
+        assert_eq!(status["type"], "string");
+        assert_eq!(status["enum"], json!(["todo", "doing", "done"]));
+        assert_eq!(status["default"], "todo");
+
+        let tag = &props["tag"];
+        assert_eq!(tag["type"], "array");
+        assert_eq!(tag["items"]["type"], "string");
+
+        let estimate = &props["estimate"];
+        assert_eq!(estimate["type"], "string");
+        assert!(
+            estimate["pattern"].as_str().is_some_and(|p| !p.is_empty()),
+            "estimate has a pattern: {estimate}"
+        );
+
+        assert_eq!(props["db"]["type"], "string");
+        assert_eq!(props["db"]["default"], "tasks.json");
+
+        assert_eq!(props["verbose"]["type"], "integer");
+        assert_eq!(props["verbose"]["minimum"], 0);
+        finish(client).await;
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn calls_change_the_task_file() {
+    timed(async {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("my tasks.json");
+        let db_arg = db.to_str().unwrap();
+        let client = connect(dir.path()).await;
+
+        // add
+        let r = call(
+            &client,
+            "taskctl_task_add",
+            json!({"db": db_arg, "title": "Write report", "priority": 5,
+                   "tag": ["work", "urgent"], "estimate": "1h30m"}),
+        )
+        .await;
+        assert_eq!(ok_stdout(&r), "added task #1: Write report\n");
+        let file = read_db(&db);
+        assert_eq!(file["next_id"], 2);
+        assert_eq!(
+            task(&file, 1).unwrap(),
+            &json!({"id": 1, "title": "Write report", "priority": 5,
+                    "tags": ["work", "urgent"], "estimate_minutes": 90, "status": "todo"})
+        );
+
+        // Strings are data: nothing is read as a flag or a shell command.
+        let r = call(
+            &client,
+            "taskctl_task_add",
+            json!({"db": db_arg, "title": "--help; rm -rf /"}),
+        )
+        .await;
+        assert_eq!(ok_stdout(&r), "added task #2: --help; rm -rf /\n");
+        let r = call(
+            &client,
+            "taskctl_task_add",
+            json!({"db": db_arg, "title": "-rf", "priority": 1, "status": "doing", "tag": ["--force"]}),
+        )
+        .await;
+        assert_eq!(ok_stdout(&r), "added task #3: -rf\n");
+        let file = read_db(&db);
+        assert_eq!(file["next_id"], 4);
+        assert_eq!(
+            task(&file, 2).unwrap(),
+            &json!({"id": 2, "title": "--help; rm -rf /", "priority": 3, "tags": [], "status": "todo"})
+        );
+        assert_eq!(
+            task(&file, 3).unwrap(),
+            &json!({"id": 3, "title": "-rf", "priority": 1, "tags": ["--force"], "status": "doing"})
+        );
+
+        // list
+        let r = call(&client, "taskctl_task_list", json!({"db": db_arg})).await;
+        assert_eq!(
+            ok_stdout(&r),
+            "#1 [todo] p5 Write report (work, urgent)\n#2 [todo] p3 --help; rm -rf /\n#3 [doing] p1 -rf (--force)\n"
+        );
+        let r = call(&client, "taskctl_task_list", json!({"db": db_arg, "tag": "work"})).await;
+        assert_eq!(ok_stdout(&r), "#1 [todo] p5 Write report (work, urgent)\n");
+
+        // verbose output goes to the result's stderr
+        let r = call(
+            &client,
+            "taskctl_task_list",
+            json!({"db": db_arg, "verbose": 2, "status": "todo"}),
+        )
+        .await;
+        let (stdout, stderr, code) = outcome(&r);
+        assert_eq!(code, 0);
+        assert_eq!(
+            stdout,
+            "#1 [todo] p5 Write report (work, urgent) ~1h30m\n#2 [todo] p3 --help; rm -rf /\n"
+        );
+        assert_eq!(stderr, format!("using {} (3 tasks)\n", db.display()));
+        assert_eq!(
+            text(&r),
+            format!("{}\n[stderr]\n{stderr}", stdout.trim_end_matches('\n'))
+        );
+
+        // done
+        let r = call(&client, "taskctl_task_done", json!({"db": db_arg, "ids": [1, 3]})).await;
+        assert_eq!(ok_stdout(&r), "done: #1\ndone: #3\n");
+        let file = read_db(&db);
+        assert_eq!(task(&file, 1).unwrap()["status"], "done");
+        assert_eq!(task(&file, 2).unwrap()["status"], "todo");
+        assert_eq!(task(&file, 3).unwrap()["status"], "done");
+
+        let r = call(&client, "taskctl_task_list", json!({"db": db_arg})).await;
+        assert_eq!(ok_stdout(&r), "#2 [todo] p3 --help; rm -rf /\n");
+        let r = call(&client, "taskctl_task_list", json!({"db": db_arg, "all": true})).await;
+        assert_eq!(ok_stdout(&r).lines().count(), 3);
+        let r = call(&client, "taskctl_task_list", json!({"db": db_arg, "status": "done"})).await;
+        assert_eq!(
+            ok_stdout(&r),
+            "#1 [done] p5 Write report (work, urgent)\n#3 [done] p1 -rf (--force)\n"
+        );
+
+        // remove without force on a task that is not done: the command fails
+        let before = std::fs::read(&db).unwrap();
+        let r = call(&client, "taskctl_task_remove", json!({"db": db_arg, "id": 2})).await;
+        let (stdout, stderr, code) = outcome(&r);
+        assert_eq!(r["isError"], true);
+        assert_eq!(code, 1);
+        assert_eq!(stdout, "");
+        assert_eq!(
+            stderr,
+            "error: task 2 is not done; pass --force to remove it anyway\n"
+        );
+        assert_eq!(text(&r), stderr);
+        assert_eq!(std::fs::read(&db).unwrap(), before, "failed remove changed the file");
+
+        // ...and with force it goes
+        let r = call(
+            &client,
+            "taskctl_task_remove",
+            json!({"db": db_arg, "id": 2, "force": true}),
+        )
+        .await;
+        assert_eq!(ok_stdout(&r), "removed task #2\n");
+        assert!(task(&read_db(&db), 2).is_none());
+
+        // a done task needs no force; `force: false` is the same as leaving it out
+        let r = call(
+            &client,
+            "taskctl_task_remove",
+            json!({"db": db_arg, "id": 1, "force": false}),
+        )
+        .await;
+        assert_eq!(ok_stdout(&r), "removed task #1\n");
+
+        let r = call(&client, "taskctl_task_remove", json!({"db": db_arg, "id": 99})).await;
+        let (_, stderr, code) = outcome(&r);
+        assert_eq!(code, 1);
+        assert_eq!(stderr, "error: no task with id 99\n");
+
+        let file = read_db(&db);
+        assert_eq!(file["next_id"], 4);
+        assert_eq!(
+            file["tasks"],
+            json!([{"id": 3, "title": "-rf", "priority": 1, "tags": ["--force"], "status": "done"}])
+        );
+
+        // stats
+        call(&client, "taskctl_task_add", json!({"db": db_arg, "title": "x", "status": "doing"})).await;
+        let r = call(&client, "taskctl_stats", json!({"db": db_arg})).await;
+        assert_eq!(ok_stdout(&r), "todo: 0, doing: 1, done: 1\n");
+
+        let export = dir.path().join("stats.json");
+        let r = call(
+            &client,
+            "taskctl_stats_export",
+            json!({"db": db_arg, "file": export.to_str().unwrap()}),
+        )
+        .await;
+        assert_eq!(ok_stdout(&r), format!("wrote {}\n", export.display()));
+        let written: Value =
+            serde_json::from_slice(&std::fs::read(&export).unwrap()).unwrap();
+        assert_eq!(written, json!({"todo": 0, "doing": 1, "done": 1}));
+
+        // an export into a missing directory fails as the command does
+        let r = call(
+            &client,
+            "taskctl_stats_export",
+            json!({"db": db_arg, "file": dir.path().join("missing/stats.json").to_str().unwrap()}),
+        )
+        .await;
+        let (_, stderr, code) = outcome(&r);
+        assert_eq!(code, 1);
+        assert!(stderr.starts_with("error: cannot use "), "{stderr}");
+
+        // `db` left out: the default `tasks.json`, relative to the server's cwd
+        let r = call(&client, "taskctl_task_add", json!({"title": "default db"})).await;
+        assert_eq!(ok_stdout(&r), "added task #1: default db\n");
+        let default_db = read_db(&dir.path().join("tasks.json"));
+        assert_eq!(default_db["tasks"][0]["title"], "default db");
+
+        finish(client).await;
+    })
+    .await;
+}
+
+/// One bad call: `isError`, exit code 2, and a message on stderr that names
+/// the tool and the property.
+async fn expect_arg_error(client: &Client, tool: &str, arguments: Value, property: &str) -> String {
+    let r = call(client, tool, arguments.clone()).await;
+    let (stdout, stderr, code) = outcome(&r);
+    assert_eq!(r["isError"], true, "{arguments} → {r}");
+    assert_eq!(code, 2, "{arguments} → {r}");
+    assert_eq!(stdout, "", "{arguments} → {r}");
+    assert!(
+        stderr.contains(&format!("`{tool}`")),
+        "{arguments}: message does not name the tool: {stderr}"
+    );
+    assert!(
+        stderr.contains(&format!("`{property}`")),
+        "{arguments}: message does not name `{property}`: {stderr}"
+    );
+    assert_eq!(text(&r), stderr, "the text content is the message");
+    stderr
+}
+
+#[tokio::test]
+async fn argument_errors_are_tool_errors_with_exit_code_2() {
+    timed(async {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("tasks-args.json");
+        let db_arg = db.to_str().unwrap();
+        let client = connect(dir.path()).await;
+        let add = "taskctl_task_add";
+
+        let message = expect_arg_error(
+            &client,
+            add,
+            json!({"db": db_arg, "title": "t", "prioity": 4}),
+            "prioity",
+        )
+        .await;
+        assert!(message.contains("unknown property"), "{message}");
+        assert!(message.contains("did you mean `priority`?"), "{message}");
+
+        let message = expect_arg_error(
+            &client,
+            add,
+            json!({"db": db_arg, "title": "t", "priority": "5"}),
+            "priority",
+        )
+        .await;
+        assert!(message.contains("an integer from 1 to 5"), "{message}");
+        assert!(
+            message.contains("\"5\""),
+            "shows the string given: {message}"
+        );
+
+        let message = expect_arg_error(
+            &client,
+            add,
+            json!({"db": db_arg, "title": "t", "priority": 9}),
+            "priority",
+        )
+        .await;
+        assert!(message.contains("an integer from 1 to 5"), "{message}");
+        assert!(message.contains('9'), "{message}");
+
+        let message = expect_arg_error(
+            &client,
+            add,
+            json!({"db": db_arg, "title": "t", "priority": 0}),
+            "priority",
+        )
+        .await;
+        assert!(message.contains("an integer from 1 to 5"), "{message}");
+
+        let message = expect_arg_error(
+            &client,
+            add,
+            json!({"db": db_arg, "title": "t", "status": "urgent"}),
+            "status",
+        )
+        .await;
+        assert!(
+            message.contains("\"todo\", \"doing\", \"done\""),
+            "{message}"
+        );
+        assert!(message.contains("urgent"), "{message}");
+
+        let message =
+            expect_arg_error(&client, add, json!({"db": db_arg, "priority": 2}), "title").await;
+        assert!(message.contains("missing required property"), "{message}");
+
+        let message = expect_arg_error(
+            &client,
+            "taskctl_task_done",
+            json!({"db": db_arg, "ids": []}),
+            "ids",
+        )
+        .await;
+        assert!(message.contains("at least 1"), "{message}");
+        expect_arg_error(&client, "taskctl_task_done", json!({"db": db_arg}), "ids").await;
+
+        let message = expect_arg_error(
+            &client,
+            add,
+            json!({"db": db_arg, "title": "t", "priority": null}),
+            "priority",
+        )
+        .await;
+        assert!(message.contains("null"), "{message}");
+
+        let message = expect_arg_error(
+            &client,
+            add,
+            json!({"db": db_arg, "title": "t", "priority": 2.5}),
+            "priority",
+        )
+        .await;
+        assert!(message.contains("2.5"), "{message}");
+
+        // An object is not a title: refused, not stringified.
+        let message = expect_arg_error(
+            &client,
+            add,
+            json!({"db": db_arg, "title": {"text": "hi"}}),
+            "title",
+        )
+        .await;
+        assert!(message.contains("a string"), "{message}");
+        expect_arg_error(
+            &client,
+            add,
+            json!({"db": db_arg, "title": ["a", "b"]}),
+            "title",
+        )
+        .await;
+        expect_arg_error(&client, add, json!({"db": db_arg, "title": 42}), "title").await;
+
+        // More type errors on other kinds of properties.
+        expect_arg_error(
+            &client,
+            add,
+            json!({"db": db_arg, "title": "t", "tag": "work"}),
+            "tag",
+        )
+        .await;
+        expect_arg_error(
+            &client,
+            add,
+            json!({"db": db_arg, "title": "t", "tag": [1]}),
+            "tag[0]",
+        )
+        .await;
+        expect_arg_error(
+            &client,
+            add,
+            json!({"db": db_arg, "title": "t", "estimate": "soon"}),
+            "estimate",
+        )
+        .await;
+        expect_arg_error(&client, add, json!({"db": "", "title": "t"}), "db").await;
+        expect_arg_error(
+            &client,
+            add,
+            json!({"db": db_arg, "title": "t", "verbose": -1}),
+            "verbose",
+        )
+        .await;
+        expect_arg_error(
+            &client,
+            "taskctl_task_list",
+            json!({"db": db_arg, "all": "yes"}),
+            "all",
+        )
+        .await;
+        expect_arg_error(
+            &client,
+            "taskctl_task_remove",
+            json!({"db": db_arg, "id": -1}),
+            "id",
+        )
+        .await;
+        // A property of another tool is unknown here.
+        expect_arg_error(
+            &client,
+            "taskctl_task_list",
+            json!({"db": db_arg, "title": "t"}),
+            "title",
+        )
+        .await;
+
+        assert!(!db.exists(), "no bad call may run the command");
+
+        // The server still answers, and a good call works.
+        let r = call(&client, add, json!({"db": db_arg, "title": "after errors"})).await;
+        assert_eq!(ok_stdout(&r), "added task #1: after errors\n");
+        assert_eq!(
+            client.list_all_tools().await.unwrap().len(),
+            ALL_TOOLS.len()
+        );
+        finish(client).await;
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn unknown_tool_is_a_protocol_error() {
+    timed(async {
+        let dir = tempfile::tempdir().unwrap();
+        let client = connect(dir.path()).await;
+        for name in [
+            "taskctl_nope",
+            "taskctl_task",
+            "taskctl_purge",
+            "TASKCTL_TASK_ADD",
+        ] {
+            let params = CallToolRequestParams::new(name.to_owned())
+                .with_arguments(object(json!({"title": "x"})));
+            match client.call_tool(params).await {
+                Err(ServiceError::McpError(error)) => {
+                    assert_eq!(error.code.0, -32602, "{name}: {error:?}");
+                    assert!(error.message.contains(name), "{name}: {error:?}");
+                }
+                other => panic!("{name}: expected a JSON-RPC error, got {other:?}"),
+            }
+        }
+        assert!(!dir.path().join("tasks.json").exists(), "purge/other ran");
+        // Still serving.
+        assert_eq!(
+            client.list_all_tools().await.unwrap().len(),
+            ALL_TOOLS.len()
+        );
+        let db = dir.path().join("t.json");
+        let r = call(
+            &client,
+            "taskctl_stats",
+            json!({"db": db.to_str().unwrap()}),
+        )
+        .await;
+        assert_eq!(ok_stdout(&r), "todo: 0, doing: 0, done: 0\n");
+        finish(client).await;
+    })
+    .await;
+}
+
+/// Lists the tools and runs one successful call.
+async fn smoke(client: &Client, dir: &Path) {
+    let tools = client.list_all_tools().await.expect("tools/list");
+    assert_eq!(tools.len(), ALL_TOOLS.len());
+    let db = dir.join("smoke.json");
+    let r = call(
+        client,
+        "taskctl_task_add",
+        json!({"db": db.to_str().unwrap(), "title": "smoke"}),
+    )
+    .await;
+    assert_eq!(ok_stdout(&r), "added task #1: smoke\n");
+    assert_eq!(read_db(&db)["tasks"][0]["title"], "smoke");
+}
+
+#[tokio::test]
+async fn protocol_2024_11_05() {
+    timed(async {
+        let dir = tempfile::tempdir().unwrap();
+        let client = connect_with(dir.path(), ProtocolVersion::V_2024_11_05).await;
+        assert_eq!(
+            client.peer_info().unwrap().protocol_version,
+            ProtocolVersion::V_2024_11_05
+        );
+        smoke(&client, dir.path()).await;
+        finish(client).await;
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn protocol_2025_11_25() {
+    timed(async {
+        let dir = tempfile::tempdir().unwrap();
+        let client = connect_with(dir.path(), ProtocolVersion::V_2025_11_25).await;
+        assert_eq!(
+            client.peer_info().unwrap().protocol_version,
+            ProtocolVersion::V_2025_11_25
+        );
+        smoke(&client, dir.path()).await;
+        finish(client).await;
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn protocol_2026_07_28_via_discover() {
+    timed(async {
+        let dir = tempfile::tempdir().unwrap();
+        let client = client_config(ProtocolVersion::V_2026_07_28)
+            .serve_with_lifecycle(
+                transport(dir.path()),
+                ClientLifecycleMode::Discover {
+                    preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+                },
+            )
+            .await
+            .expect("server/discover");
+        let info = client.peer_info().expect("server info");
+        assert_eq!(info.protocol_version, ProtocolVersion::V_2026_07_28);
+        smoke(&client, dir.path()).await;
+        finish(client).await;
+    })
+    .await;
+}
+
+#[tokio::test]
+
+async fn estimate_schema_and_parser_agree() {
+    timed(async {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("estimate.json");
+        let client = connect(dir.path()).await;
+        let tools = client.list_all_tools().await.expect("tools/list");
+        let add = tools.iter().find(|t| t.name == "taskctl_task_add").unwrap();
+        let pattern = add.input_schema["properties"]["estimate"]["pattern"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        let regex = regex::Regex::new(&pattern).expect("the pattern is a valid regex");
+        for estimate in [
+            "90s", "1h 30m", "2days", "3 hours", "2sec", "2months", "1w", "15 m", "1.5h", "5x", "h", "", "90",
+        ] {
+            let r = call(
+                &client,
+                "taskctl_task_add",
+                json!({"db": db.to_str().unwrap(), "title": "t", "estimate": estimate}),
+            )
+            .await;
+            let (_, stderr, code) = outcome(&r);
+            assert_eq!(
+                code == 0,
+                regex.is_match(estimate),
+                "{estimate:?}: schema pattern {pattern} and the parser disagree (exit {code}: {stderr})"
+            );
+        }
+        finish(client).await;
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn titles_are_kept_byte_for_byte() {
+    timed(async {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("unicode.json");
+        let client = connect(dir.path()).await;
+        let titles = [
+            "naïve café ☕ — 日本語",
+            "two\nlines\tand a tab",
+            r#"quotes " ' ` and \ backslash"#,
+            "$(touch pwned) `id` && echo hi | cat > x",
+            "--db=/etc/passwd",
+            "-v",
+            "",
+        ];
+        for (i, title) in titles.iter().enumerate() {
+            let r = call(
+                &client,
+                "taskctl_task_add",
+                json!({"db": db.to_str().unwrap(), "title": title}),
+            )
+            .await;
+            assert_eq!(ok_stdout(&r), format!("added task #{}: {title}\n", i + 1));
+        }
+        let file = read_db(&db);
+        let stored: Vec<&str> = file["tasks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["title"].as_str().unwrap())
+            .collect();
+        assert_eq!(stored, titles);
+        assert!(!dir.path().join("pwned").exists());
+        assert!(!dir.path().join("x").exists());
+        // `--db=/etc/passwd` as a title did not change the file used.
+        assert!(!dir.path().join("tasks.json").exists());
+        finish(client).await;
+    })
+    .await;
+}
