@@ -273,7 +273,10 @@ fn converter(arg: &Arg) -> TokenStream {
         ValueKind::KeyValue { parser, .. } => {
             quote_spanned!(parser_span(parser)=> #p::convert::ClapParser::new(#parser, #p::ValueType::string()))
         }
-        ValueKind::Map { value } => auto_converter(value),
+        ValueKind::Map { value } => match Builtin::of(value) {
+            Some(builtin) => builtin_converter(builtin, value),
+            None => auto_converter(value),
+        },
         ValueKind::Auto => auto_converter(inner),
     }
 }
@@ -345,8 +348,7 @@ fn default_texts(arg: &Arg) -> TokenStream {
             quote!(#p::Some(#p::vec![#(#p::Cow::Borrowed(#texts)),*]))
         }
         DefaultValue::ValueT(Some(expr)) => {
-            let shown =
-                display(quote!({ let __v: #inner = ::core::convert::Into::into(#expr); __v }));
+            let shown = display(quote!({ let __v: #inner = #expr; __v }));
             quote!(#p::Some(#p::vec![#shown]))
         }
         DefaultValue::ValueT(None) => {
@@ -477,14 +479,27 @@ fn build_arg(arg: &Arg) -> TokenStream {
             let values = value_type_of(value);
             quote_spanned!(span=> __ctx.pairs(#name, || #defaults, #p::convert::KeyValue::new(#conv, #values))?)
         }
-        (_, _, ValueKind::Map { .. }) => quote_spanned!(span=> __ctx.map(#name, #conv)?),
+        (_, Shape::Option, ValueKind::Map { .. }) => {
+            quote_spanned!(span=> __ctx.optional_map(#name, #conv)?)
+        }
+        (_, _, ValueKind::Map { .. }) => {
+            let required = arg.required;
+            quote_spanned!(span=> __ctx.map(#name, #required, #conv)?)
+        }
         (_, Shape::Vec, _) => {
             quote_spanned!(span=> __ctx.many(#name, || #defaults, #min, #delimiter, #conv)?)
         }
         (_, Shape::OptionVec, _) => {
             quote_spanned!(span=> __ctx.optional_many(#name, || #defaults, #min, #delimiter, #conv)?)
         }
+        // clap refuses a missing `Option<T>` marked `required = true`.
+        (_, Shape::Option, _) if arg.required && !arg.default.is_some() => {
+            quote_spanned!(span=> #p::Some(__ctx.one(#name, || #defaults, #conv)?))
+        }
         (_, Shape::Option, _) => quote_spanned!(span=> __ctx.optional(#name, || #defaults, #conv)?),
+        (_, Shape::OptionOption, _) if arg.required => {
+            quote_spanned!(span=> #p::Some(__ctx.optional_value(#name, || #defaults, #conv)?.ok_or_else(|| __ctx.missing_property(#name))?))
+        }
         (_, Shape::OptionOption, _) => {
             let missing = missing_texts(arg);
             quote_spanned!(span=> __ctx.optional_value(#name, || #missing, #conv)?)

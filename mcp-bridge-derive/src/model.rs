@@ -471,7 +471,7 @@ fn arg(cx: &Ctxt, field: &syn::Field, ident: &Ident, items: &[ClapItem], casing:
     let takes_values = matches!(action, Action::Set | Action::Append);
     let required = match required {
         Some(explicit) => explicit,
-        None => shape == Shape::Other && takes_values && !default.is_some(),
+        None => matches!(shape, Shape::Other | Shape::Bool) && takes_values && !default.is_some(),
     };
 
     let verbatim = attr::has(items, "verbatim_doc_comment");
@@ -522,6 +522,8 @@ fn value_kind(
     parser: Option<Expr>,
     value_enum: bool,
 ) -> ValueKind {
+    // A `value_parser` always wins: clap hands it the text, and so do we
+    // (a map with a parser of its own is one string in the parser's format).
     if let Some(parser) = parser {
         if let Expr::Array(array) = &parser {
             let values: Option<Vec<String>> = array

@@ -281,13 +281,46 @@ impl<'a> BuildCtx<'a> {
         }
     }
 
-    /// A `HashMap`/`BTreeMap<String, T>` field given as a JSON object.
-    pub fn map<C, M>(&self, name: &str, conv: C) -> Result<M, ArgError>
+    /// An error for a required property that is absent.
+    pub fn missing_property(&self, name: &str) -> ArgError {
+        ArgError::new(
+            self.tool,
+            Some(name),
+            Problem::Missing {
+                expected: "a value".to_owned(),
+            },
+        )
+    }
+
+    /// An optional map (`Option<HashMap<String, T>>`): absent → `None`.
+    pub fn optional_map<C, M>(&self, name: &str, conv: C) -> Result<Option<M>, ArgError>
     where
         C: Converter,
         M: FromIterator<(String, C::Output)>,
     {
         match self.get(name) {
+            None => Ok(None),
+            Some(_) => self.map(name, false, conv).map(Some),
+        }
+    }
+
+    /// A `HashMap`/`BTreeMap<String, T>` field given as a JSON object.
+    pub fn map<C, M>(&self, name: &str, required: bool, conv: C) -> Result<M, ArgError>
+    where
+        C: Converter,
+        M: FromIterator<(String, C::Output)>,
+    {
+        match self.get(name) {
+            None if required => Err(ArgError::new(
+                self.tool,
+                Some(name),
+                Problem::Missing {
+                    expected: format!(
+                        "an object of {}",
+                        plural_json_type(conv.value_type().json_type())
+                    ),
+                },
+            )),
             None => Ok(std::iter::empty().collect()),
             Some(Value::Object(object)) => object
                 .iter()

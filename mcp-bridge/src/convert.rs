@@ -265,11 +265,10 @@ pub fn json_integer(value: &Value) -> Option<i128> {
 impl<T: PrimitiveInteger> Converter for Integer<T> {
     type Output = T;
     fn value_type(&self) -> ValueType {
-        let min = (self.min > i64::MIN as i128).then_some(self.min);
-        let max = (self.max < u64::MAX as i128).then_some(self.max);
+        // Bounds are shown where JSON numbers carry them exactly (64 bits).
         ValueType::Integer {
-            minimum: min.or((self.min == 0).then_some(0)),
-            maximum: max,
+            minimum: (self.min >= i128::from(i64::MIN)).then_some(self.min),
+            maximum: (self.max <= i128::from(u64::MAX)).then_some(self.max),
         }
     }
     fn convert_json(&self, value: &Value) -> Result<T, ValueProblem> {
@@ -594,10 +593,15 @@ impl<C: Converter> KeyValue<C> {
         object
             .iter()
             .map(|(key, item)| {
-                let text = match item {
-                    Value::String(s) => s.clone(),
-                    Value::Number(n) => n.to_string(),
-                    Value::Bool(b) => b.to_string(),
+                // The value must have the JSON type the schema states; only
+                // then is it written as text for the pair parser.
+                let text = match (&self.values, item) {
+                    (ValueType::Integer { .. }, v) if json_integer(v).is_some() => {
+                        json_integer(v).map(|n| n.to_string()).unwrap_or_default()
+                    }
+                    (ValueType::Number, Value::Number(n)) => n.to_string(),
+                    (ValueType::Boolean, Value::Bool(b)) => b.to_string(),
+                    (ValueType::String(_) | ValueType::Enum { .. }, Value::String(s)) => s.clone(),
                     _ => {
                         return Err((
                             Some(key.clone()),
@@ -607,7 +611,11 @@ impl<C: Converter> KeyValue<C> {
                 };
                 self.pair
                     .convert_text(&format!("{key}={text}"))
-                    .map_err(|problem| (Some(key.clone()), problem))
+                    .map_err(|problem| {
+                        let mut refused = ValueProblem::expected(expected_of(&self.values));
+                        refused.reason = problem.reason;
+                        (Some(key.clone()), refused)
+                    })
             })
             .collect()
     }

@@ -63,7 +63,7 @@ struct Entry {
 /// }
 ///
 /// let registry = Registry::<App>::new().unwrap();
-/// assert_eq!(registry.tools()[0].name, "app_say");
+/// assert_eq!(registry.tools().next().unwrap().name, "app_say");
 /// let args = serde_json::json!({ "text": "--help" });
 /// let app = registry.build("app_say", args.as_object().unwrap()).unwrap();
 /// let Cmd::Say { text } = app.command;
