@@ -5,32 +5,10 @@
 //! Without it the test is skipped locally, but fails under CI, so a CI run
 //! can never pass without having run the real client.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::PathBuf;
 use std::process::Command;
-use std::sync::OnceLock;
-
-fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_path_buf()
-}
-
-fn taskctl() -> &'static Path {
-    static BINARY: OnceLock<PathBuf> = OnceLock::new();
-    BINARY.get_or_init(|| {
-        let status = Command::new(env!("CARGO"))
-            .args(["build", "-q", "-p", "examples", "--bin", "taskctl"])
-            .current_dir(workspace_root())
-            .status()
-            .expect("cargo runs");
-        assert!(status.success(), "building taskctl failed");
-        let target = std::env::var_os("CARGO_TARGET_DIR")
-            .map(PathBuf::from)
-            .unwrap_or_else(|| workspace_root().join("target"));
-        target.join("debug").join("taskctl")
-    })
-}
 
 fn python() -> Option<PathBuf> {
     match std::env::var_os("MCP_BRIDGE_PYTHON") {
@@ -50,14 +28,17 @@ fn run_client(protocol_version: Option<&str>) {
     let dir = tempfile::tempdir().unwrap();
     let mut command = Command::new(python);
     command
-        .arg(workspace_root().join("tests/python/taskctl_client.py"))
+        .arg(common::workspace_root().join("tests/python/taskctl_client.py"))
         .arg("--db")
         .arg(dir.path().join("tasks.json"))
         .args(["--timeout", "120"]);
     if let Some(version) = protocol_version {
         command.args(["--protocol-version", version]);
     }
-    command.arg("--").arg(taskctl()).args(["mcp", "serve"]);
+    command
+        .arg("--")
+        .arg(common::taskctl())
+        .args(["mcp", "serve"]);
     let output = command.output().expect("python runs");
     let stdout = String::from_utf8_lossy(&output.stdout);
     let stderr = String::from_utf8_lossy(&output.stderr);

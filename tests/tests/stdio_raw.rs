@@ -3,11 +3,13 @@
 //! exercises: garbage, truncated and too-deep lines, non-JSON-RPC JSON,
 //! stdout purity and shutdown on end of input.
 
+mod common;
+
 use std::io::{BufRead, BufReader, Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -15,35 +17,6 @@ use serde_json::{json, Value};
 
 /// How long any single response may take.
 const READ_TIMEOUT: Duration = Duration::from_secs(10);
-
-/// The `taskctl` binary, built once per test process.
-fn taskctl() -> &'static Path {
-    static BIN: OnceLock<PathBuf> = OnceLock::new();
-    BIN.get_or_init(|| {
-        let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-        let output = Command::new(env!("CARGO"))
-            .args(["build", "-q", "-p", "examples", "--bin", "taskctl"])
-            .current_dir(&workspace)
-            .output()
-            .expect("run cargo build");
-        assert!(
-            output.status.success(),
-            "cargo build of taskctl failed:\n{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-        let target = match std::env::var_os("CARGO_TARGET_DIR") {
-            Some(dir) => workspace.join(dir),
-            None => option_env!("CARGO_TARGET_TMPDIR")
-                .and_then(|tmp| Path::new(tmp).parent().map(Path::to_path_buf))
-                .unwrap_or_else(|| workspace.join("target")),
-        };
-        let bin = target
-            .join("debug")
-            .join(format!("taskctl{}", std::env::consts::EXE_SUFFIX));
-        assert!(bin.is_file(), "taskctl not found at {}", bin.display());
-        bin
-    })
-}
 
 /// A running `taskctl mcp serve` with its pipes.
 struct Server {
@@ -62,7 +35,7 @@ struct Server {
 impl Server {
     fn start() -> Self {
         let dir = tempfile::tempdir().expect("temp dir");
-        let mut child = Command::new(taskctl())
+        let mut child = Command::new(common::taskctl())
             .args(["mcp", "serve"])
             .current_dir(dir.path())
             .env("MCP_BRIDGE_LOG", "debug")

@@ -2,9 +2,10 @@
 //! list and schemas, real calls against a task file, argument errors,
 //! unknown tools and every protocol version rmcp's client speaks.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::Path;
 use std::process::Stdio;
-use std::sync::OnceLock;
 use std::time::Duration;
 
 use rmcp::model::{
@@ -18,35 +19,6 @@ use serde_json::{json, Map, Value};
 /// Every test gives up after this long instead of hanging.
 const TEST_TIMEOUT: Duration = Duration::from_secs(20);
 
-/// The `taskctl` binary, built once per test process.
-fn taskctl() -> &'static Path {
-    static BIN: OnceLock<PathBuf> = OnceLock::new();
-    BIN.get_or_init(|| {
-        let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-        let output = std::process::Command::new(env!("CARGO"))
-            .args(["build", "-q", "-p", "examples", "--bin", "taskctl"])
-            .current_dir(&workspace)
-            .output()
-            .expect("run cargo build");
-        assert!(
-            output.status.success(),
-            "cargo build of taskctl failed:\n{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-        let target = match std::env::var_os("CARGO_TARGET_DIR") {
-            Some(dir) => workspace.join(dir),
-            None => option_env!("CARGO_TARGET_TMPDIR")
-                .and_then(|tmp| Path::new(tmp).parent().map(Path::to_path_buf))
-                .unwrap_or_else(|| workspace.join("target")),
-        };
-        let bin = target
-            .join("debug")
-            .join(format!("taskctl{}", std::env::consts::EXE_SUFFIX));
-        assert!(bin.is_file(), "taskctl not found at {}", bin.display());
-        bin
-    })
-}
-
 type Client = RunningService<RoleClient, ClientConfig>;
 
 fn client_config(version: ProtocolVersion) -> ClientConfig {
@@ -59,7 +31,7 @@ fn client_config(version: ProtocolVersion) -> ClientConfig {
 
 /// `taskctl mcp serve`, run in `cwd` (so the default `tasks.json` lands there).
 fn transport(cwd: &Path) -> TokioChildProcess {
-    let mut cmd = tokio::process::Command::new(taskctl());
+    let mut cmd = tokio::process::Command::new(common::taskctl());
     cmd.args(["mcp", "serve"])
         .current_dir(cwd)
         .env("MCP_BRIDGE_LOG", "warn");
