@@ -10,6 +10,7 @@ use crate::model::{
     Action, Arg, Builtin, Container, DefaultValue, Field, FieldKind, Input, Layer, Shape,
     ValueKind, Variant, VariantKind,
 };
+use crate::relations;
 
 pub(crate) fn expand(input: &Input<'_>) -> TokenStream {
     let body = match input {
@@ -40,7 +41,17 @@ fn expand_struct(container: &Container<'_>, fields: &[Field<'_>]) -> TokenStream
     let p = private();
     let ident = container.ident;
     let (impl_generics, ty_generics, where_clause) = container.generics.split_for_impl();
-    let augment = augment_fields(fields, quote!(__cmd));
+    let mut augment = augment_fields(fields, quote!(__cmd));
+    // clap leaves a struct's own group empty when it flattens others.
+    let has_flatten = fields
+        .iter()
+        .any(|f| matches!(f.kind, FieldKind::Flatten(_)));
+    augment.extend(relations::group_specs(
+        &quote!(__cmd),
+        &container.group.iter().collect::<Vec<_>>(),
+        &arg_groups(fields),
+        !has_flatten,
+    ));
     let layer = layer_tokens(&container.layer);
     let construct = construct_fields(fields, quote!(Self));
     let root_name = match &container.name {
@@ -103,7 +114,13 @@ fn expand_enum(container: &Container<'_>, variants: &[Variant<'_>]) -> TokenStre
                 arms.push(quote!(#p::Some(#index) => #p::Ok(Self::#vident),));
             }
             VariantKind::Named(fields) => {
-                let augment = augment_fields(fields, quote!(__sub));
+                let mut augment = augment_fields(fields, quote!(__sub));
+                augment.extend(relations::group_specs(
+                    &quote!(__sub),
+                    &[],
+                    &arg_groups(fields),
+                    false,
+                ));
                 augments.push(subcommand_node(name, index, augment, &vlayer));
                 let construct = construct_fields(fields, quote!(Self::#vident));
                 arms.push(quote!(#p::Some(#index) => #p::Ok(#construct),));
@@ -144,6 +161,17 @@ fn expand_enum(container: &Container<'_>, variants: &[Variant<'_>]) -> TokenStre
             }
         }
     }
+}
+
+/// The ids of a struct's arguments with the groups each names.
+fn arg_groups(fields: &[Field<'_>]) -> Vec<(String, Vec<String>)> {
+    fields
+        .iter()
+        .filter_map(|field| match &field.kind {
+            FieldKind::Arg(arg) => Some((arg.id.clone(), arg.relations.groups.clone())),
+            _ => None,
+        })
+        .collect()
 }
 
 fn subcommand_node(
@@ -364,6 +392,27 @@ fn default_texts(arg: &Arg) -> TokenStream {
     }
 }
 
+/// Defaults behind `env = "NAME"`: the variable, when set, comes first,
+/// split on the `value_delimiter` as clap splits it.
+fn with_env(arg: &Arg, defaults: TokenStream) -> TokenStream {
+    let p = private();
+    let Some(name) = &arg.env else {
+        return defaults;
+    };
+    let texts = match arg.delimiter {
+        Some(delimiter) => quote! {
+            __value.split(#delimiter).map(|__s| #p::Cow::Owned(#p::ToString::to_string(__s))).collect()
+        },
+        None => quote!(#p::vec![#p::Cow::Owned(__value)]),
+    };
+    quote! {
+        match ::std::env::var(#name) {
+            #p::Ok(__value) => #p::Some(#texts),
+            #p::Err(_) => #defaults,
+        }
+    }
+}
+
 fn missing_texts(arg: &Arg) -> TokenStream {
     let p = private();
     match &arg.default_missing {
@@ -416,8 +465,24 @@ fn param_spec(arg: &Arg) -> TokenStream {
     };
     let required = arg.required
         && !arg.default.is_some()
-        && arg.action != Action::SetTrue
-        && arg.action != Action::SetFalse;
+        && !arg.relations.is_conditional()
+        && !matches!(
+            arg.action,
+            Action::SetTrue | Action::SetFalse | Action::Count
+        );
+    let action = match arg.action {
+        Action::Set => quote!(#p::ParamAction::Set),
+        Action::Append => quote!(#p::ParamAction::Append),
+        Action::SetTrue => quote!(#p::ParamAction::SetTrue),
+        Action::SetFalse => quote!(#p::ParamAction::SetFalse),
+        Action::Count => quote!(#p::ParamAction::Count),
+    };
+    let relations = relation_tokens(&arg.relations);
+    let env = match &arg.env {
+        Some(name) => quote!(#p::Some(#name)),
+        None => quote!(#p::None),
+    };
+    let nullable = arg.value_optional || arg.shape == Shape::OptionOption;
     let defaults = match arg.action {
         Action::SetTrue | Action::SetFalse => quote!(.default_text(["false"])),
         Action::Count => quote!(.default_text(["0"])),
@@ -453,6 +518,34 @@ fn param_spec(arg: &Arg) -> TokenStream {
             .global(#global)
             .hidden(#hidden)
             .rename(#rename)
+            .action(#action)
+            .relations(#relations)
+            .env(#env)
+            .nullable(#nullable)
+    }
+}
+
+fn relation_tokens(relations: &relations::ArgRelations) -> TokenStream {
+    let p = private();
+    let list = |ids: &[String]| quote!(#p::vec![#(#p::ToString::to_string(#ids)),*]);
+    let conflicts = list(&relations.conflicts_with);
+    let requires = list(&relations.requires);
+    let unless_any = list(&relations.required_unless_any);
+    let unless_all = list(&relations.required_unless_all);
+    let if_eq = relations
+        .required_if_eq
+        .iter()
+        .map(|(a, b)| quote!((#p::ToString::to_string(#a), #p::ToString::to_string(#b))));
+    let exclusive = relations.exclusive;
+    quote! {
+        #p::ParamRelations {
+            conflicts_with: #conflicts,
+            requires: #requires,
+            required_unless_any: #unless_any,
+            required_unless_all: #unless_all,
+            required_if_eq: #p::vec![#(#if_eq),*],
+            exclusive: #exclusive,
+        }
     }
 }
 
@@ -460,7 +553,9 @@ fn build_arg(arg: &Arg) -> TokenStream {
     let p = private();
     let name = arg.property();
     let conv = converter(arg);
-    let defaults = default_texts(arg);
+    let defaults = with_env(arg, default_texts(arg));
+    let missing = missing_texts(arg);
+    let nullable = arg.value_optional;
     let span = arg.span;
     let min = if arg.required && arg.multiple() {
         quote!(#p::Some(1))
@@ -494,18 +589,22 @@ fn build_arg(arg: &Arg) -> TokenStream {
         }
         // clap refuses a missing `Option<T>` marked `required = true`.
         (_, Shape::Option, _) if arg.required && !arg.default.is_some() => {
-            quote_spanned!(span=> #p::Some(__ctx.one(#name, || #defaults, #conv)?))
+            quote_spanned!(span=> #p::Some(__ctx.one(#name, || #defaults, || #missing, #conv)?))
         }
-        (_, Shape::Option, _) => quote_spanned!(span=> __ctx.optional(#name, || #defaults, #conv)?),
+        (_, Shape::Option, _) if nullable => {
+            quote_spanned!(span=> __ctx.optional(#name, || #defaults, #p::Some(&|| #missing), #conv)?)
+        }
+        (_, Shape::Option, _) => {
+            quote_spanned!(span=> __ctx.optional(#name, || #defaults, #p::None, #conv)?)
+        }
         (_, Shape::OptionOption, _) if arg.required => {
-            quote_spanned!(span=> #p::Some(__ctx.optional_value(#name, || #defaults, #conv)?.ok_or_else(|| __ctx.missing_property(#name))?))
+            quote_spanned!(span=> #p::Some(__ctx.optional_value(#name, || #missing, #conv)?.ok_or_else(|| __ctx.missing_property(#name))?))
         }
         (_, Shape::OptionOption, _) => {
-            let missing = missing_texts(arg);
             quote_spanned!(span=> __ctx.optional_value(#name, || #missing, #conv)?)
         }
         (_, Shape::Bool | Shape::Other, _) => {
-            quote_spanned!(span=> __ctx.one(#name, || #defaults, #conv)?)
+            quote_spanned!(span=> __ctx.one(#name, || #defaults, || #missing, #conv)?)
         }
     }
 }

@@ -14,6 +14,7 @@ mod doc;
 mod expand;
 mod model;
 mod naming;
+mod relations;
 
 use proc_macro::TokenStream;
 use syn::{parse_macro_input, DeriveInput};

@@ -24,6 +24,9 @@ pub(crate) struct Container<'a> {
     pub(crate) layer: Layer,
     /// `#[command(name = ...)]`, for the root.
     pub(crate) name: Option<Expr>,
+    /// The struct's own argument group (clap makes one per `Args` struct),
+    /// `None` for enums and `#[group(skip)]`.
+    pub(crate) group: Option<crate::relations::GroupDecl>,
 }
 
 /// The help and visibility attributes one item applies to a command, in
@@ -176,6 +179,11 @@ pub(crate) struct Arg {
     pub(crate) delimiter: Option<char>,
     pub(crate) mcp: McpAttrs,
     pub(crate) span: Span,
+    pub(crate) relations: crate::relations::ArgRelations,
+    /// `env = "NAME"` (or bare `env`: the id in SCREAMING_SNAKE_CASE).
+    pub(crate) env: Option<String>,
+    /// `num_args = 0..=1` (or `0..`): the flag may be given without a value.
+    pub(crate) value_optional: bool,
 }
 
 impl Arg {
@@ -227,6 +235,12 @@ pub(crate) fn from_syn<'a>(cx: &Ctxt, input: &'a syn::DeriveInput) -> Option<Inp
         generics: &input.generics,
         layer: layer(cx, &input.attrs, &items, McpPlace::Container),
         name: attr::last(&items, "name").and_then(|i| i.expr().cloned()),
+        group: match &input.data {
+            syn::Data::Struct(_) => {
+                crate::relations::struct_group(cx, &items, &input.ident.to_string())
+            }
+            _ => None,
+        },
     };
     match &input.data {
         syn::Data::Struct(data) => {
@@ -397,6 +411,8 @@ fn arg(cx: &Ctxt, field: &syn::Field, ident: &Ident, items: &[ClapItem], casing:
     let mut long_help = None;
     let mut ignore_case = false;
     let mut delimiter = None;
+    let mut env = None;
+    let mut value_optional = false;
 
     for item in items.iter().filter(|i| i.kind == attr::ClapAttrKind::Arg) {
         let key = item.key.to_string();
@@ -454,6 +470,23 @@ fn arg(cx: &Ctxt, field: &syn::Field, ident: &Ident, items: &[ClapItem], casing:
             "long_help" => long_help = item.expr().map(option_text),
             "ignore_case" => ignore_case = item.flag_value(),
             "value_delimiter" => delimiter = item.lit_char(),
+            "env" => {
+                env = Some(match item.lit_str() {
+                    Some(name) => name,
+                    None if item.expr().is_some() => {
+                        cx.error_at(&item.key, "mcp-bridge reads `env` only as a string literal");
+                        continue;
+                    }
+                    None => Casing::ScreamingSnake.apply(&id),
+                });
+            }
+            "num_args" => {
+                if let Some(Expr::Range(range)) = item.expr() {
+                    value_optional = range.start.as_ref().and_then(|e| int_literal(e)) == Some(0);
+                } else if let Some(expr) = item.expr() {
+                    value_optional = int_literal(expr) == Some(0);
+                }
+            }
             _ => {}
         }
     }
@@ -467,6 +500,12 @@ fn arg(cx: &Ctxt, field: &syn::Field, ident: &Ident, items: &[ClapItem], casing:
     });
 
     let value = value_kind(cx, &inner, shape, value_parser, value_enum);
+    if env.is_some() && !matches!(action, Action::Set | Action::Append) {
+        cx.error_span(
+            field.span(),
+            "`env` on a flag is not supported by mcp-bridge yet: clap reads the variable's text as a boolean or count, which MCP calls could not mirror",
+        );
+    }
 
     let takes_values = matches!(action, Action::Set | Action::Append);
     let required = match required {
@@ -499,6 +538,9 @@ fn arg(cx: &Ctxt, field: &syn::Field, ident: &Ident, items: &[ClapItem], casing:
         delimiter,
         mcp: attr::mcp_attrs(cx, &field.attrs, McpPlace::ArgField),
         span: field.span(),
+        relations: crate::relations::arg_relations(cx, items),
+        env,
+        value_optional,
     }
 }
 

@@ -122,14 +122,21 @@ impl<'a> BuildCtx<'a> {
         )
     }
 
-    /// A single-valued argument clap requires or defaults (`T`).
+    /// A single-valued argument clap requires or defaults (`T`). `null`
+    /// means the flag given without a value (`num_args = 0..=1`): the
+    /// `default_missing_value` then applies.
     pub fn one<C: Converter>(
         &self,
         name: &str,
         default: impl FnOnce() -> DefaultTexts,
+        missing: impl FnOnce() -> DefaultTexts,
         conv: C,
     ) -> Result<C::Output, ArgError> {
         match self.get(name) {
+            Some(Value::Null) => match missing() {
+                Some(texts) if !texts.is_empty() => self.convert_default(name, &conv, &texts[0]),
+                _ => self.convert(name, &conv, &Value::Null),
+            },
             Some(value) => self.convert(name, &conv, value),
             None => match default().as_ref().and_then(|d| d.first()) {
                 Some(text) => self.convert_default(name, &conv, text),
@@ -138,16 +145,25 @@ impl<'a> BuildCtx<'a> {
         }
     }
 
-    /// An optional single value (`Option<T>`); a default still yields `Some`.
+    /// An optional single value (`Option<T>`); a default still yields
+    /// `Some`. `null` (`num_args = 0..=1`) gives the
+    /// `default_missing_value`, or `None` when there is none, as clap does.
     pub fn optional<C: Converter>(
         &self,
         name: &str,
         default: impl FnOnce() -> DefaultTexts,
+        missing: Option<&dyn Fn() -> DefaultTexts>,
         conv: C,
     ) -> Result<Option<C::Output>, ArgError> {
-        match self.get(name) {
-            Some(value) => self.convert(name, &conv, value).map(Some),
-            None => match default().as_ref().and_then(|d| d.first()) {
+        match (self.get(name), missing) {
+            (Some(Value::Null), Some(missing)) => match missing() {
+                Some(texts) if !texts.is_empty() => {
+                    self.convert_default(name, &conv, &texts[0]).map(Some)
+                }
+                _ => Ok(None),
+            },
+            (Some(value), _) => self.convert(name, &conv, value).map(Some),
+            (None, _) => match default().as_ref().and_then(|d| d.first()) {
                 Some(text) => self.convert_default(name, &conv, text).map(Some),
                 None => Ok(None),
             },

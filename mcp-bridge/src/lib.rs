@@ -55,6 +55,7 @@ pub mod convert;
 mod error;
 mod io;
 mod registry;
+mod relations;
 mod server;
 pub mod spec;
 pub mod testing;
@@ -76,7 +77,9 @@ pub mod __private {
     pub use crate::convert;
     pub use crate::convert::Converter;
     pub use crate::error::ArgError;
-    pub use crate::spec::{CommandLayer, CommandSpec, ParamSpec, ValueType};
+    pub use crate::spec::{
+        CommandLayer, CommandSpec, GroupSpec, ParamAction, ParamRelations, ParamSpec, ValueType,
+    };
     pub use std::borrow::Cow;
     pub use std::boxed::Box;
     pub use std::marker::PhantomData;

@@ -182,6 +182,7 @@ impl<C: McpCommand> Registry<C> {
             })?;
         let entry = &self.entries[index];
         Self::check_properties(entry, args)?;
+        crate::relations::check(&entry.spec, args)?;
         let mut ctx = BuildCtx::new(&entry.spec.name, args, &entry.spec.route);
         Ok(C::mcp_build(&mut ctx)?)
     }
@@ -221,13 +222,21 @@ fn collect_tools(
             }
         }
         let name = node.mcp.name.clone().unwrap_or_else(|| path.join("_"));
-        out.push(ToolSpec {
+        let mut tool = ToolSpec {
             name,
             path: path.clone(),
             description: describe(node, path),
             params,
+            groups: node.groups.clone(),
             route: route.clone(),
-        });
+        };
+        let rules = crate::relations::describe_rules(&tool);
+        if !rules.is_empty() {
+            tool.description.push_str("\n\nRules: ");
+            tool.description.push_str(&rules.join("; "));
+            tool.description.push('.');
+        }
+        out.push(tool);
     }
 
     if !node.subcommands.is_empty() {

@@ -38,6 +38,9 @@ pub struct CommandSpec {
     pub version: Option<String>,
     /// `#[mcp(...)]` refinements.
     pub mcp: McpAttrs,
+    /// Argument groups of this command.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub groups: Vec<GroupSpec>,
     /// How the typed build reaches this command from its parent: the
     /// variant indices each enum on the way consumes.
     #[serde(skip)]
@@ -68,7 +71,27 @@ impl CommandSpec {
             subcommand_required: false,
             version: None,
             mcp: McpAttrs::default(),
+            groups: Vec::new(),
             selector: Vec::new(),
+        }
+    }
+
+    /// Adds arguments to group `id`, creating it with clap's defaults (not
+    /// required, at most one member) when no declaration made it.
+    #[doc(hidden)]
+    pub fn add_to_group(&mut self, id: &str, members: &[&str]) {
+        let group = match self.groups.iter_mut().position(|g| g.id == id) {
+            Some(index) => &mut self.groups[index],
+            None => {
+                self.groups
+                    .push(GroupSpec::new(id, &[], false, false, &[], &[]));
+                self.groups.last_mut().expect("just pushed")
+            }
+        };
+        for member in members {
+            if !group.members.iter().any(|m| m == member) {
+                group.members.push((*member).to_owned());
+            }
         }
     }
 
@@ -335,6 +358,114 @@ pub struct ParamSpec {
     pub global: bool,
     /// Hidden from the tool schema (`#[arg(hide = true)]`, `#[mcp(skip)]`).
     pub hidden: bool,
+    /// What giving the argument does (clap's `ArgAction`).
+    pub action: ParamAction,
+    /// Relations to other arguments.
+    #[serde(skip_serializing_if = "ParamRelations::is_empty")]
+    pub relations: ParamRelations,
+    /// `env = "NAME"`: when the property is absent, the server's
+    /// environment variable is read, as clap does.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub env: Option<String>,
+    /// `null` is accepted: the flag given without a value
+    /// (`num_args = 0..=1`, `Option<Option<T>>`).
+    pub nullable: bool,
+}
+
+/// What giving an argument does, as clap's `ArgAction`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ParamAction {
+    /// Takes a value (or values, with `num_args`).
+    Set,
+    /// Takes values, repeatable.
+    Append,
+    /// A flag setting `true` (`--force`).
+    SetTrue,
+    /// A flag setting `false` (`--no-color`).
+    SetFalse,
+    /// A flag counting its occurrences (`-vvv`).
+    Count,
+}
+
+/// Relations one argument declares, by clap ids (of arguments or groups).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ParamRelations {
+    /// `conflicts_with(_all)`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub conflicts_with: Vec<String>,
+    /// `requires(_all)`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub requires: Vec<String>,
+    /// `required_unless_present(_any)`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub required_unless_any: Vec<String>,
+    /// `required_unless_present_all`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub required_unless_all: Vec<String>,
+    /// `required_if_eq(arg, value)`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub required_if_eq: Vec<(String, String)>,
+    /// `exclusive = true`: no other argument may be given with it.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub exclusive: bool,
+}
+
+impl ParamRelations {
+    /// Whether no relation is declared.
+    pub fn is_empty(&self) -> bool {
+        *self == Self::default()
+    }
+
+    /// Whether the argument is required only under a condition.
+    pub fn is_conditional(&self) -> bool {
+        !self.required_unless_any.is_empty()
+            || !self.required_unless_all.is_empty()
+            || !self.required_if_eq.is_empty()
+    }
+}
+
+/// An argument group (`#[group(...)]`, `#[arg(group = "...")]`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GroupSpec {
+    /// The group's id.
+    pub id: String,
+    /// Ids of its member arguments.
+    pub members: Vec<String>,
+    /// At least one member must be given.
+    pub required: bool,
+    /// More than one member may be given.
+    pub multiple: bool,
+    /// Ids the group conflicts with.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub conflicts_with: Vec<String>,
+    /// Ids the group requires.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub requires: Vec<String>,
+}
+
+impl GroupSpec {
+    /// A group as declared.
+    pub fn new(
+        id: &str,
+        members: &[&str],
+        required: bool,
+        multiple: bool,
+        conflicts_with: &[&str],
+        requires: &[&str],
+    ) -> Self {
+        let owned = |ids: &[&str]| ids.iter().map(|s| (*s).to_owned()).collect();
+        Self {
+            id: id.to_owned(),
+            members: owned(members),
+            required,
+            multiple,
+            conflicts_with: owned(conflicts_with),
+            requires: owned(requires),
+        }
+    }
 }
 
 impl ParamSpec {
@@ -378,7 +509,41 @@ impl ParamSpec {
             description: None,
             global: false,
             hidden: false,
+            action: ParamAction::Set,
+            relations: ParamRelations::default(),
+            env: None,
+            nullable: false,
         }
+    }
+
+    /// Sets clap's action.
+    pub fn action(mut self, action: ParamAction) -> Self {
+        self.action = action;
+        self
+    }
+
+    /// Sets the relations.
+    pub fn relations(mut self, relations: ParamRelations) -> Self {
+        self.relations = relations;
+        self
+    }
+
+    /// Reads `name` from the environment when absent. A required argument
+    /// whose variable is set when the server starts is no longer required.
+    pub fn env(mut self, name: Option<&str>) -> Self {
+        if let Some(name) = name {
+            if std::env::var_os(name).is_some() {
+                self.required = false;
+            }
+            self.env = Some(name.to_owned());
+        }
+        self
+    }
+
+    /// Accepts `null` (the flag given without a value).
+    pub fn nullable(mut self, nullable: bool) -> Self {
+        self.nullable = nullable;
+        self
     }
 
     /// Sets whether the property is required.
@@ -460,6 +625,10 @@ impl ParamSpec {
         } else {
             item
         };
+        if self.nullable {
+            let json_type = schema.remove("type").unwrap_or(Value::Null);
+            schema.insert("type".into(), json!([json_type, "null"]));
+        }
         if let Some(description) = &self.description {
             schema.insert("description".into(), description.clone().into());
         }
@@ -482,6 +651,9 @@ pub struct ToolSpec {
     pub description: String,
     /// Every property: local arguments, then globals of ancestors.
     pub params: Vec<ParamSpec>,
+    /// Argument groups of the command.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub groups: Vec<GroupSpec>,
     /// The variant indices the typed build follows to reach this command.
     #[serde(skip)]
     pub route: Vec<u32>,
@@ -506,6 +678,10 @@ impl ToolSpec {
             schema.insert("required".into(), required.into());
         }
         schema.insert("additionalProperties".into(), false.into());
+        let rules = crate::relations::schema_rules(self);
+        if !rules.is_empty() {
+            schema.insert("allOf".into(), rules.into());
+        }
         schema
     }
 

@@ -140,7 +140,15 @@ fn compare_command(
             matches!(param.kind, ParamKind::Positional).to_string(),
             arg.is_positional().to_string(),
         );
-        let clap_required = arg.is_required_set() && arg.get_default_values().is_empty();
+        // Ours is the schema's `required`: unconditional, and not already
+        // satisfied by a default or by the environment.
+        let env_set = arg
+            .get_env()
+            .is_some_and(|name| std::env::var_os(name).is_some());
+        let clap_required = arg.is_required_set()
+            && arg.get_default_values().is_empty()
+            && !param.relations.is_conditional()
+            && !env_set;
         differ(
             "required",
             param.required.to_string(),
