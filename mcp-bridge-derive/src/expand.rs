@@ -48,7 +48,11 @@ fn expand_struct(container: &Container<'_>, fields: &[Field<'_>]) -> TokenStream
         .any(|f| matches!(f.kind, FieldKind::Flatten(_)));
     augment.extend(relations::group_specs(
         &quote!(__cmd),
-        &container.group.iter().collect::<Vec<_>>(),
+        &container
+            .group
+            .iter()
+            .chain(&container.builder_groups)
+            .collect::<Vec<_>>(),
         &arg_groups(fields),
         !has_flatten,
     ));

@@ -27,6 +27,8 @@ pub(crate) struct Container<'a> {
     /// The struct's own argument group (clap makes one per `Args` struct),
     /// `None` for enums and `#[group(skip)]`.
     pub(crate) group: Option<crate::relations::GroupDecl>,
+    /// Groups built with `#[command(group(ArgGroup::new(..)...))]`.
+    pub(crate) builder_groups: Vec<crate::relations::GroupDecl>,
 }
 
 /// The help and visibility attributes one item applies to a command, in
@@ -241,6 +243,7 @@ pub(crate) fn from_syn<'a>(cx: &Ctxt, input: &'a syn::DeriveInput) -> Option<Inp
             }
             _ => None,
         },
+        builder_groups: crate::relations::command_groups(cx, &items),
     };
     match &input.data {
         syn::Data::Struct(data) => {

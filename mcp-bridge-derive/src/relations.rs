@@ -259,3 +259,90 @@ pub(crate) fn group_specs(
         #(#implicit)*
     }
 }
+
+/// `#[command(group(ArgGroup::new("id").required(true).args([...])))]`:
+/// groups built with clap's builder, read from their literal method chain.
+pub(crate) fn command_groups(cx: &Ctxt, items: &[ClapItem]) -> Vec<GroupDecl> {
+    let mut groups = Vec::new();
+    for item in items
+        .iter()
+        .filter(|i| i.kind == ClapAttrKind::Command && (i.is("group") || i.is("groups")))
+    {
+        let expr = match &item.value {
+            ClapValue::Expr(expr) => Some(expr.clone()),
+            ClapValue::Call(tokens) => syn::parse2::<Expr>(tokens.clone()).ok(),
+            ClapValue::None => None,
+        };
+        let chains: Vec<Expr> = match expr {
+            Some(Expr::Array(array)) => array.elems.into_iter().collect(),
+            Some(expr) => vec![expr],
+            None => Vec::new(),
+        };
+        for chain in &chains {
+            match builder_group(chain) {
+                Some(group) => groups.push(group),
+                None => cx.error_at(
+                    chain,
+                    "mcp-bridge reads a command's group only as a literal builder chain, \
+                     e.g. `ArgGroup::new(\"id\").required(true).args([\"a\", \"b\"])`",
+                ),
+            }
+        }
+    }
+    groups
+}
+
+fn builder_group(expr: &Expr) -> Option<GroupDecl> {
+    match expr {
+        Expr::Call(call) => {
+            let Expr::Path(path) = &*call.func else {
+                return None;
+            };
+            let segments: Vec<String> = path
+                .path
+                .segments
+                .iter()
+                .map(|s| s.ident.to_string())
+                .collect();
+            if !segments.ends_with(&["ArgGroup".to_owned(), "new".to_owned()])
+                || call.args.len() != 1
+            {
+                return None;
+            }
+            Some(GroupDecl {
+                id: literal_str(&call.args[0])?,
+                required: false,
+                multiple: false,
+                args: Vec::new(),
+                conflicts_with: Vec::new(),
+                requires: Vec::new(),
+                struct_members: false,
+            })
+        }
+        Expr::MethodCall(call) => {
+            let mut group = builder_group(&call.receiver)?;
+            let arg = call.args.first();
+            let flag = || match arg {
+                None => Some(true),
+                Some(Expr::Lit(syn::ExprLit {
+                    lit: syn::Lit::Bool(b),
+                    ..
+                })) => Some(b.value),
+                _ => None,
+            };
+            match call.method.to_string().as_str() {
+                "required" => group.required = flag()?,
+                "multiple" => group.multiple = flag()?,
+                "arg" | "args" => group.args.extend(literal_strings(arg?)?),
+                "conflicts_with" | "conflicts_with_all" => {
+                    group.conflicts_with.extend(literal_strings(arg?)?)
+                }
+                "requires" | "requires_all" => group.requires.extend(literal_strings(arg?)?),
+                _ => return None,
+            }
+            Some(group)
+        }
+        Expr::Paren(paren) => builder_group(&paren.expr),
+        _ => None,
+    }
+}

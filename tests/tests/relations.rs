@@ -280,3 +280,33 @@ fn relations_are_in_the_schema_and_the_description() {
 fn relation_specs_match_clap() {
     mcp_bridge::testing::assert_parity::<Cli>();
 }
+
+/// A group built with clap's builder in `#[command(group(...))]`.
+#[derive(Parser, McpTool, Debug, PartialEq)]
+#[command(name = "fetch", group(clap::ArgGroup::new("source").required(true).args(["url", "path"])))]
+struct Fetch {
+    #[arg(long)]
+    url: Option<String>,
+    #[arg(long)]
+    path: Option<String>,
+}
+
+#[test]
+fn builder_groups_are_read() {
+    let registry = Registry::<Fetch>::new().unwrap();
+    let ours = registry
+        .build("fetch", json!({}).as_object().unwrap())
+        .unwrap_err();
+    assert!(Fetch::try_parse_from(["fetch"]).is_err());
+    assert!(
+        ours.to_string().contains("give one of `url`, `path`"),
+        "{ours}"
+    );
+    let both = json!({"url": "u", "path": "p"});
+    assert!(registry.build("fetch", both.as_object().unwrap()).is_err());
+    assert!(Fetch::try_parse_from(["fetch", "--url", "u", "--path", "p"]).is_err());
+    let one = registry
+        .build("fetch", json!({"url": "u"}).as_object().unwrap())
+        .unwrap();
+    assert_eq!(one, Fetch::try_parse_from(["fetch", "--url", "u"]).unwrap());
+}
