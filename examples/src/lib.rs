@@ -1,4 +1,5 @@
 //! Example CLIs for mcp-bridge. Each lives in a module (its clap types and
 //! its handler) so tests can use the same types the binary serves.
 
+pub mod awkward;
 pub mod taskctl;

@@ -6,3 +6,8 @@ use examples::taskctl::Cli;
 fn taskctl_specs_match_clap() {
     mcp_bridge::testing::assert_parity::<Cli>();
 }
+
+#[test]
+fn awkward_specs_match_clap() {
+    mcp_bridge::testing::assert_parity::<examples::awkward::Cli>();
+}
