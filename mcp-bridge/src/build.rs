@@ -247,7 +247,10 @@ impl<'a> BuildCtx<'a> {
         let mut out = Vec::with_capacity(items.len());
         for (index, item) in items.iter().enumerate() {
             let item_name = format!("{name}[{index}]");
-            match (delimiter, item) {
+            // Only string items are split, as clap splits the text it is
+            // given; a string for an integer list is refused, not parsed.
+            let splits = delimiter.filter(|_| conv.value_type().json_type() == "string");
+            match (splits, item) {
                 (Some(delimiter), Value::String(text)) => {
                     for piece in text.split(delimiter) {
                         out.push(
