@@ -155,25 +155,45 @@ pub(crate) enum McpPlace {
     ArgField,
     /// On a `flatten`ed or `subcommand` field, where no key applies.
     NestingField,
+    /// On a field clap skips (`#[arg(skip)]`): not an argument.
+    SkippedField,
+    /// On a `#[command(flatten)]` variant: its commands are the inner
+    /// enum's variants.
+    FlattenVariant,
+    /// On a variant that is no command (`#[command(skip)]`,
+    /// `external_subcommand`).
+    NotACommand,
 }
 
 impl McpPlace {
-    fn describe(self) -> &'static str {
+    /// Why no key applies here, and where the user may have meant to put it.
+    fn misplaced(self) -> &'static str {
         match self {
-            McpPlace::Container => "a command type",
-            McpPlace::Variant => "a subcommand variant",
-            McpPlace::ArgField => "an argument field",
-            McpPlace::NestingField => "a `flatten` or `subcommand` field",
+            McpPlace::Container | McpPlace::Variant | McpPlace::ArgField => "",
+            McpPlace::NestingField => {
+                "a `flatten` or `subcommand` field, which is neither an argument nor a command; put it on the fields or variants of the nested type"
+            }
+            McpPlace::SkippedField => {
+                "a field clap skips (`#[arg(skip)]`), which is not an argument"
+            }
+            McpPlace::FlattenVariant => {
+                "a `#[command(flatten)]` variant, whose commands are the inner enum's variants; put it on those"
+            }
+            McpPlace::NotACommand => {
+                "a variant that is no command (`#[command(skip)]`, `external_subcommand`)"
+            }
         }
     }
 
     fn accepts(self, key: &str) -> bool {
         match self {
-            McpPlace::Container | McpPlace::Variant => {
+            McpPlace::Container | McpPlace::Variant | McpPlace::ArgField => {
                 matches!(key, keys::NAME | keys::DESCRIPTION | keys::SKIP)
             }
-            McpPlace::ArgField => matches!(key, keys::NAME | keys::DESCRIPTION | keys::SKIP),
-            McpPlace::NestingField => false,
+            McpPlace::NestingField
+            | McpPlace::SkippedField
+            | McpPlace::FlattenVariant
+            | McpPlace::NotACommand => false,
         }
     }
 }
@@ -266,8 +286,7 @@ pub(crate) fn mcp_attrs(cx: &Ctxt, attrs: &[Attribute], place: McpPlace) -> McpA
                 cx.error_at(
                     &key,
                     format!(
-                        "unknown mcp attribute `{key_name}`; expected one of: {}",
-                        keys::ALL.join(", ")
+                        "unknown key `{key_name}` in `#[mcp(...)]`: expected `name`, `description` or `skip` (clap's own keys belong in `#[command(...)]` or `#[arg(...)]`)"
                     ),
                 );
                 continue;
@@ -276,8 +295,8 @@ pub(crate) fn mcp_attrs(cx: &Ctxt, attrs: &[Attribute], place: McpPlace) -> McpA
                 cx.error_at(
                     &key,
                     format!(
-                        "`#[mcp({key_name})]` has no meaning on {}; put it on the argument fields or the command it should change",
-                        place.describe()
+                        "`#[mcp({key_name})]` has no meaning on {}",
+                        place.misplaced()
                     ),
                 );
                 continue;
@@ -285,7 +304,7 @@ pub(crate) fn mcp_attrs(cx: &Ctxt, attrs: &[Attribute], place: McpPlace) -> McpA
             match (key_name.as_str(), item) {
                 (keys::SKIP, McpItem::Flag(key)) => {
                     if out.skip.is_some() {
-                        cx.error_at(&key, "duplicate mcp attribute `skip`");
+                        cx.error_at(&key, "`skip` is given twice in `#[mcp(...)]`; keep one");
                     }
                     out.skip = Some(key.span());
                 }
@@ -299,7 +318,10 @@ pub(crate) fn mcp_attrs(cx: &Ctxt, attrs: &[Attribute], place: McpPlace) -> McpA
                         &mut out.description
                     };
                     if slot.is_some() {
-                        cx.error_at(&key, format!("duplicate mcp attribute `{key}`"));
+                        cx.error_at(
+                            &key,
+                            format!("`{key}` is given twice in `#[mcp(...)]`; keep one"),
+                        );
                     }
                     *slot = Some(Spanned {
                         value: lit.value(),

@@ -1,58 +1,434 @@
-//! Checks on the whole model, all reported through the accumulator.
+//! Checks one derive can make on its own, all reported through the
+//! accumulator. (Checks across types — tool names made from command paths,
+//! collisions, globals — run in `const` items: see `const_tree.rs`.)
 
 use std::collections::HashMap;
 
+use quote::ToTokens;
+use syn::{Expr, Type};
+
+use crate::attr::Spanned;
 use crate::ctxt::Ctxt;
-use crate::model::{FieldKind, Input, VariantKind};
+use crate::model::{
+    self, Action, Arg, Builtin, DefaultValue, Field, FieldKind, Input, ValueKind, VariantKind,
+};
 use crate::naming::is_valid_tool_name;
 
 pub(crate) fn check(cx: &Ctxt, input: &Input<'_>) {
     match input {
         Input::Struct(container, fields) => {
             check_tool_name(cx, container.layer.mcp.name.as_ref());
-            check_properties(cx, fields.iter().map(|f| &f.kind));
+            check_fields(cx, fields);
         }
         Input::Enum(container, variants) => {
             check_tool_name(cx, container.layer.mcp.name.as_ref());
             for variant in variants {
                 check_tool_name(cx, variant.layer.mcp.name.as_ref());
                 if let VariantKind::Named(fields) = &variant.kind {
-                    check_properties(cx, fields.iter().map(|f| &f.kind));
+                    check_fields(cx, fields);
                 }
             }
         }
     }
 }
 
-fn check_tool_name(cx: &Ctxt, name: Option<&crate::attr::Spanned<String>>) {
-    if let Some(name) = name {
-        if !is_valid_tool_name(&name.value) {
+fn check_fields(cx: &Ctxt, fields: &[Field<'_>]) {
+    check_properties(cx, fields);
+    for field in fields {
+        if let FieldKind::Arg(arg) = &field.kind {
+            check_property_name(cx, arg);
+            check_value_type(cx, arg);
+            check_defaults(cx, arg);
+            check_skip_required(cx, arg);
+        }
+    }
+}
+
+const NAME_RULE: &str = "MCP tool names are 1 to 128 characters of A-Z, a-z, 0-9, `_`, `.` and `-`";
+
+fn check_tool_name(cx: &Ctxt, name: Option<&Spanned<String>>) {
+    let Some(name) = name else { return };
+    if is_valid_tool_name(&name.value) {
+        return;
+    }
+    let why = match name.value.chars().count() {
+        0 => "it is empty".to_owned(),
+        n if n > 128 => format!("it has {n} characters"),
+        _ => {
+            let bad = name
+                .value
+                .chars()
+                .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-')))
+                .unwrap_or(' ');
+            format!("{bad:?} is not allowed")
+        }
+    };
+    cx.error_span(
+        name.span,
+        format!(
+            "`{}` is not a valid MCP tool name ({why}): {NAME_RULE}",
+            name.value
+        ),
+    );
+}
+
+fn check_property_name(cx: &Ctxt, arg: &Arg) {
+    if let Some(name) = &arg.mcp.name {
+        if name.value.is_empty() {
+            cx.error_span(name.span, "a property name cannot be empty");
+        }
+    }
+}
+
+/// Two arguments of one struct (or variant) exposed under the same
+/// property name.
+fn check_properties(cx: &Ctxt, fields: &[Field<'_>]) {
+    let mut seen: HashMap<String, &Field<'_>> = HashMap::new();
+    for field in fields {
+        let FieldKind::Arg(arg) = &field.kind else {
+            continue;
+        };
+        if arg.hide || arg.mcp.skip.is_some() {
+            continue;
+        }
+        let property = arg.property();
+        if let Some(first) = seen.insert(property.clone(), field) {
+            let span = match &field.original.ident {
+                Some(ident) => ident.span(),
+                None => arg.span,
+            };
             cx.error_span(
-                name.span,
+                span,
                 format!(
-                    "`{}` is not a valid MCP tool name: use 1 to 128 characters of A-Z, a-z, 0-9, `_`, `.` and `-`",
-                    name.value
+                    "two arguments are exposed as the property `{property}`: `{}` and `{}`; rename one with `#[mcp(name = \"...\")]`, or hide it with `#[mcp(skip)]`",
+                    field_name(first),
+                    field_name(field),
                 ),
             );
         }
     }
 }
 
-/// Two arguments of one struct exposed under the same property name.
-fn check_properties<'a>(cx: &Ctxt, fields: impl Iterator<Item = &'a FieldKind>) {
-    let mut seen: HashMap<String, proc_macro2::Span> = HashMap::new();
-    for field in fields {
-        if let FieldKind::Arg(arg) = field {
-            if arg.hide || arg.mcp.skip.is_some() {
-                continue;
+fn field_name(field: &Field<'_>) -> String {
+    field.member.to_token_stream().to_string()
+}
+
+// ---------------------------------------------------------------------------
+// Types that cannot be a JSON value.
+
+const TYPE_HINT: &str = "give the field a `value_parser`, use a type implementing `mcp_bridge::McpValue`, or keep it out of MCP with `#[mcp(skip)]` and a `default_value_t`";
+
+/// A field type that no converter can produce, visible in its syntax. Types
+/// the derive cannot judge by their syntax are checked by the trait bound
+/// on `McpValue`, whose message says the same.
+fn check_value_type(cx: &Ctxt, arg: &Arg) {
+    if !matches!(arg.action, Action::Set | Action::Append)
+        || crate::skipped::bypasses_conversion(arg)
+    {
+        return;
+    }
+    let ty = match &arg.value {
+        ValueKind::Builtin(_) | ValueKind::Auto | ValueKind::Enum => &arg.inner,
+        ValueKind::Map { value } => value,
+        // A parser of the user's makes the value.
+        ValueKind::OneOf(_)
+        | ValueKind::Range { .. }
+        | ValueKind::Parser(_)
+        | ValueKind::KeyValue { .. } => return,
+    };
+    if let Some(reason) = unconvertible(ty) {
+        cx.error_at(
+            ty,
+            format!(
+                "`{}` cannot be an MCP property: {reason}; {TYPE_HINT}",
+                type_text(ty)
+            ),
+        );
+    }
+}
+
+fn unconvertible(ty: &Type) -> Option<&'static str> {
+    Some(match ty {
+        Type::Reference(_) => {
+            "a reference cannot be built from a JSON value; use an owned type (`String` for `&str`, `PathBuf` for `&Path`)"
+        }
+        Type::Ptr(_) => "a raw pointer cannot be built from a JSON value",
+        Type::TraitObject(_) | Type::ImplTrait(_) => {
+            "a trait object cannot be built from a JSON value; use a concrete type"
+        }
+        Type::Tuple(_) => {
+            "a tuple maps to JSON only as key=value pairs, as `Vec<(K, V)>` with a key=value `value_parser`"
+        }
+        Type::BareFn(_) => "a function pointer cannot be built from a JSON value",
+        Type::Array(_) | Type::Slice(_) => {
+            "an array or slice cannot be built from one JSON value; use `Vec<T>` for a list"
+        }
+        Type::Never(_) | Type::Infer(_) => "this type cannot be built from a JSON value",
+        Type::Paren(inner) => return unconvertible(&inner.elem),
+        Type::Group(inner) => return unconvertible(&inner.elem),
+        Type::Path(path) => {
+            // `Box<dyn Trait>` and the like; `Box<dyn Error>` is
+            // `From<String>`, so it is left to the trait bound.
+            let segment = path.path.segments.last()?;
+            if !matches!(segment.ident.to_string().as_str(), "Box" | "Rc" | "Arc") {
+                return None;
             }
-            let property = arg.property();
-            if seen.insert(property.clone(), arg.span).is_some() {
-                cx.error_span(
-                    arg.span,
-                    format!("two arguments are exposed as the property `{property}`; rename one with `#[mcp(name = \"...\")]`"),
-                );
+            let syn::PathArguments::AngleBracketed(args) = &segment.arguments else {
+                return None;
+            };
+            let Some(syn::GenericArgument::Type(Type::TraitObject(object))) = args.args.first()
+            else {
+                return None;
+            };
+            let is_error = object.bounds.iter().any(|bound| match bound {
+                syn::TypeParamBound::Trait(t) => {
+                    t.path.segments.last().is_some_and(|s| s.ident == "Error")
+                }
+                _ => false,
+            });
+            if is_error {
+                return None;
+            }
+            "a trait object cannot be built from a JSON value; use a concrete type"
+        }
+        _ => return None,
+    })
+}
+
+/// A type as the user would write it.
+fn type_text(ty: &Type) -> String {
+    let text = ty.to_token_stream().to_string();
+    let mut out = text
+        .replace("& ", "&")
+        .replace("* ", "*")
+        .replace(" ,", ",")
+        .replace(" ;", ";")
+        .replace(" <", "<")
+        .replace("< ", "<")
+        .replace(" >", ">")
+        .replace("fn (", "fn(")
+        .replace(":: ", "::")
+        .replace(" ::", "::");
+    if out.starts_with("dyn ") || out.starts_with("impl ") {
+        out = out.trim().to_owned();
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------
+// Literal defaults that the argument would refuse.
+
+/// What a primitive value type accepts, for checking literal defaults.
+enum Accepts {
+    /// An integer within inclusive bounds.
+    Integer {
+        min: i128,
+        max: i128,
+        ty: String,
+    },
+    Float,
+    Bool,
+    Char,
+    Path,
+    OneOf(Vec<String>, bool),
+}
+
+fn integer_bounds(name: &str) -> Option<(i128, i128)> {
+    Some(match name {
+        "i8" => (i8::MIN.into(), i8::MAX.into()),
+        "i16" => (i16::MIN.into(), i16::MAX.into()),
+        "i32" => (i32::MIN.into(), i32::MAX.into()),
+        "i64" | "isize" => (i64::MIN.into(), i64::MAX.into()),
+        "i128" => (i128::MIN, i128::MAX),
+        "u8" => (0, u8::MAX.into()),
+        "u16" => (0, u16::MAX.into()),
+        "u32" => (0, u32::MAX.into()),
+        "u64" | "usize" => (0, u64::MAX.into()),
+        "u128" => (0, i128::MAX),
+        _ => return None,
+    })
+}
+
+fn accepts(arg: &Arg) -> Option<Accepts> {
+    if !matches!(arg.action, Action::Set | Action::Append) {
+        return None;
+    }
+    let ty_name = model::last_segment(&arg.inner);
+    match &arg.value {
+        ValueKind::Builtin(Builtin::Integer) => {
+            let name = ty_name?;
+            let (min, max) = integer_bounds(&name)?;
+            Some(Accepts::Integer { min, max, ty: name })
+        }
+        ValueKind::Range { min, max } => {
+            let name = ty_name?;
+            let (ty_min, ty_max) = integer_bounds(&name)?;
+            Some(Accepts::Integer {
+                min: min.map_or(ty_min, |m| m.max(ty_min)),
+                max: max.map_or(ty_max, |m| m.min(ty_max)),
+                ty: name,
+            })
+        }
+        ValueKind::Builtin(Builtin::Float) => Some(Accepts::Float),
+        ValueKind::Builtin(Builtin::Bool) => Some(Accepts::Bool),
+        ValueKind::Builtin(Builtin::Char) => Some(Accepts::Char),
+        ValueKind::Builtin(Builtin::PathBuf) => Some(Accepts::Path),
+        ValueKind::OneOf(values) => Some(Accepts::OneOf(values.clone(), arg.ignore_case)),
+        _ => None,
+    }
+}
+
+/// As the runtime says it (`convert::describe_range`).
+fn describe_integers(min: i128, max: i128) -> String {
+    const WIDE: i128 = i64::MAX as i128;
+    match (min > -WIDE, max < WIDE) {
+        (true, true) => format!("an integer from {min} to {max}"),
+        (true, false) => format!("an integer ≥ {min}"),
+        (false, true) => format!("an integer ≤ {max}"),
+        (false, false) => "an integer".to_owned(),
+    }
+}
+
+/// Why `text` (a default as clap stores it) is refused, if it is.
+fn refuse_text(accepts: &Accepts, text: &str) -> Option<String> {
+    match accepts {
+        Accepts::Integer { min, max, ty } => match text.parse::<i128>() {
+            Ok(n) if n < *min || n > *max => Some(format!(
+                "`{n}` is out of range: expected {}",
+                describe_integers(*min, *max)
+            )),
+            Ok(_) => None,
+            Err(_) => Some(format!(
+                "`{text}` is not a `{ty}`: expected {}",
+                describe_integers(*min, *max)
+            )),
+        },
+        Accepts::Float => text
+            .parse::<f64>()
+            .is_err()
+            .then(|| format!("`{text}` is not a number")),
+        Accepts::Bool => (!matches!(text, "true" | "false"))
+            .then(|| format!("`{text}` is not a `bool`: expected `true` or `false`")),
+        Accepts::Char => (text.chars().count() != 1)
+            .then(|| format!("`{text}` is not a `char`: expected exactly one character")),
+        Accepts::Path => text
+            .is_empty()
+            .then(|| "an empty path is refused, as clap refuses it".to_owned()),
+        Accepts::OneOf(values, ignore_case) => {
+            let found = values.iter().any(|v| {
+                if *ignore_case {
+                    v.eq_ignore_ascii_case(text)
+                } else {
+                    v == text
+                }
+            });
+            (!found).then(|| {
+                let list: Vec<String> = values.iter().map(|v| format!("`{v}`")).collect();
+                format!("`{text}` is not one of {}", list.join(", "))
+            })
+        }
+    }
+}
+
+fn lit_str(expr: &Expr) -> Option<String> {
+    match expr {
+        Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(s),
+            ..
+        }) => Some(s.value()),
+        Expr::Group(group) => lit_str(&group.expr),
+        _ => None,
+    }
+}
+
+fn check_defaults(cx: &Ctxt, arg: &Arg) {
+    let Some(accepts) = accepts(arg) else { return };
+    let report = |expr: &Expr, why: String| {
+        cx.error_at(
+            expr,
+            format!(
+                "invalid default for `{}`: {why}; clap would refuse it when the command runs",
+                arg.id
+            ),
+        );
+    };
+    match &arg.default {
+        DefaultValue::None => {}
+        DefaultValue::Texts(texts) => {
+            for expr in texts {
+                if let Some(text) = lit_str(expr) {
+                    if let Some(why) = refuse_text(&accepts, &text) {
+                        report(expr, why);
+                    }
+                }
             }
         }
+        DefaultValue::ValueT(Some(expr)) => {
+            if let Some(why) = refuse_typed(&accepts, expr) {
+                report(expr, why);
+            }
+        }
+        DefaultValue::ValueT(None) => {
+            // `Default::default()`: 0 for integers, which a range may refuse.
+            if let Accepts::Integer { min, max, .. } = &accepts {
+                if 0 < *min || 0 > *max {
+                    cx.error_span(
+                        arg.span,
+                        format!(
+                            "invalid default for `{}`: `default_value_t` without a value is `0`, which is out of range: expected {}",
+                            arg.id,
+                            describe_integers(*min, *max)
+                        ),
+                    );
+                }
+            }
+        }
+        DefaultValue::ValuesT(expr) => {
+            let elems = match expr {
+                Expr::Array(array) => Some(&array.elems),
+                Expr::Reference(r) => match &*r.expr {
+                    Expr::Array(array) => Some(&array.elems),
+                    _ => None,
+                },
+                _ => None,
+            };
+            for elem in elems.into_iter().flatten() {
+                if let Some(why) = refuse_typed(&accepts, elem) {
+                    report(elem, why);
+                }
+            }
+        }
+    }
+}
+
+/// A typed literal default (`default_value_t = 300`).
+fn refuse_typed(accepts: &Accepts, expr: &Expr) -> Option<String> {
+    match accepts {
+        Accepts::Integer { .. } => {
+            let n = model::int_literal(expr)?;
+            refuse_text(accepts, &n.to_string())
+        }
+        Accepts::Char | Accepts::Bool | Accepts::Float | Accepts::Path | Accepts::OneOf(..) => None,
+    }
+}
+
+// ---------------------------------------------------------------------------
+// `#[mcp(skip)]` on an argument the command cannot run without.
+
+fn check_skip_required(cx: &Ctxt, arg: &Arg) {
+    let Some(skip) = arg.mcp.skip else { return };
+    if arg.required
+        && !arg.default.is_some()
+        && arg.env.is_none()
+        && !arg.relations.is_conditional()
+        && matches!(arg.action, Action::Set | Action::Append)
+    {
+        cx.error_span(
+            skip,
+            format!(
+                "`#[mcp(skip)]` hides `{}`, which clap requires and which has no default, so the tool could never be called; give it a default (`default_value_t = ...`), make it optional (`Option<...>`), or do not skip it",
+                arg.id
+            ),
+        );
     }
 }

@@ -62,9 +62,13 @@ fn expand_struct(container: &Container<'_>, fields: &[Field<'_>]) -> TokenStream
         Some(name) => quote!(#name),
         None => quote!(::core::env!("CARGO_PKG_NAME")),
     };
+    let tree = crate::const_tree::for_struct(container, fields);
+    let (tree_node, tree_check) = (tree.node, tree.check);
     quote! {
         #[automatically_derived]
         impl #impl_generics #p::McpArgs for #ident #ty_generics #where_clause {
+            #tree_node
+
             fn mcp_augment(__cmd: &mut #p::CommandSpec) {
                 #augment
                 __cmd.apply(&#layer);
@@ -81,6 +85,8 @@ fn expand_struct(container: &Container<'_>, fields: &[Field<'_>]) -> TokenStream
                 #root_name
             }
         }
+
+        #tree_check
     }
 }
 
@@ -149,9 +155,13 @@ fn expand_enum(container: &Container<'_>, variants: &[Variant<'_>]) -> TokenStre
         }
     }
 
+    let tree = crate::const_tree::for_enum(container, variants);
+    let (tree_node, tree_check) = (tree.node, tree.check);
     quote! {
         #[automatically_derived]
         impl #impl_generics #p::McpSubcommand for #ident #ty_generics #where_clause {
+            #tree_node
+
             fn mcp_augment_subcommands(__cmd: &mut #p::CommandSpec) {
                 #(#augments)*
                 __cmd.apply(&#layer);
@@ -164,6 +174,8 @@ fn expand_enum(container: &Container<'_>, variants: &[Variant<'_>]) -> TokenStre
                 }
             }
         }
+
+        #tree_check
     }
 }
 
@@ -429,6 +441,8 @@ fn param_spec(arg: &Arg) -> TokenStream {
     let p = private();
     let id = &arg.id;
     let value_type = match (arg.action, &arg.value) {
+        // Hidden, and its type may have no JSON conversion at all.
+        _ if crate::skipped::bypasses_conversion(arg) => quote!(#p::ValueType::string()),
         (Action::SetTrue | Action::SetFalse, _) => quote!(#p::ValueType::Boolean),
         (Action::Count, _) => quote!(#p::value_types::integer::<u8>()),
         (_, ValueKind::KeyValue { value, .. }) => {
@@ -554,6 +568,9 @@ fn relation_tokens(relations: &relations::ArgRelations) -> TokenStream {
 }
 
 fn build_arg(arg: &Arg) -> TokenStream {
+    if let Some(value) = crate::skipped::build(arg) {
+        return value;
+    }
     let p = private();
     let name = arg.property();
     let conv = converter(arg);

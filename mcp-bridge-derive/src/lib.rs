@@ -9,12 +9,14 @@
 
 mod attr;
 mod check;
+mod const_tree;
 mod ctxt;
 mod doc;
 mod expand;
 mod model;
 mod naming;
 mod relations;
+mod skipped;
 
 use proc_macro::TokenStream;
 use syn::{parse_macro_input, DeriveInput};

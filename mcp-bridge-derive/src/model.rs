@@ -209,6 +209,8 @@ impl Arg {
 pub(crate) struct Variant<'a> {
     pub(crate) ident: &'a Ident,
     pub(crate) name: String,
+    /// The `#[command(name = "...")]` literal, when the name is given.
+    pub(crate) name_span: Option<Span>,
     pub(crate) layer: Layer,
     pub(crate) kind: VariantKind<'a>,
 }
@@ -355,15 +357,15 @@ fn field_kind(cx: &Ctxt, field: &syn::Field, casing: Casing) -> Option<FieldKind
     for item in items.iter().rev() {
         match item.key.to_string().as_str() {
             "skip" if item.kind != attr::ClapAttrKind::Group => {
-                reject_mcp_on_nesting(cx, field);
+                reject_mcp_on_nesting(cx, field, McpPlace::SkippedField);
                 return Some(FieldKind::Skip(item.expr().cloned()));
             }
             "flatten" => {
-                reject_mcp_on_nesting(cx, field);
+                reject_mcp_on_nesting(cx, field, McpPlace::NestingField);
                 return Some(FieldKind::Flatten(field.ty.clone()));
             }
             "subcommand" => {
-                reject_mcp_on_nesting(cx, field);
+                reject_mcp_on_nesting(cx, field, McpPlace::NestingField);
                 let (inner, optional) = match option_inner(&field.ty) {
                     Some(inner) => (inner.clone(), true),
                     None => (field.ty.clone(), false),
@@ -392,8 +394,8 @@ fn field_kind(cx: &Ctxt, field: &syn::Field, casing: Casing) -> Option<FieldKind
     ))))
 }
 
-fn reject_mcp_on_nesting(cx: &Ctxt, field: &syn::Field) {
-    let _ = attr::mcp_attrs(cx, &field.attrs, McpPlace::NestingField);
+fn reject_mcp_on_nesting(cx: &Ctxt, field: &syn::Field, place: McpPlace) {
+    let _ = attr::mcp_attrs(cx, &field.attrs, place);
 }
 
 fn arg(cx: &Ctxt, field: &syn::Field, ident: &Ident, items: &[ClapItem], casing: Casing) -> Arg {
@@ -723,10 +725,10 @@ fn variant<'a>(cx: &Ctxt, variant: &'a syn::Variant, casing: Casing) -> Variant<
             },
         }
     };
-    let place = if matches!(kind, VariantKind::Flatten(_)) {
-        McpPlace::NestingField
-    } else {
-        McpPlace::Variant
+    let place = match kind {
+        VariantKind::Flatten(_) => McpPlace::FlattenVariant,
+        VariantKind::NotATool => McpPlace::NotACommand,
+        _ => McpPlace::Variant,
     };
     let layer = if matches!(kind, VariantKind::Flatten(_) | VariantKind::NotATool) {
         Layer {
@@ -739,6 +741,10 @@ fn variant<'a>(cx: &Ctxt, variant: &'a syn::Variant, casing: Casing) -> Variant<
     Variant {
         ident: &variant.ident,
         name,
+        name_span: attr::last(&items, "name")
+            .filter(|item| item.lit_str().is_some())
+            .and_then(ClapItem::expr)
+            .map(|expr| expr.span()),
         layer,
         kind,
     }

@@ -55,7 +55,7 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
     }
 
     /// The MCP server this bridge would serve.
-    pub fn server(&self) -> Result<BridgeServer<C>, crate::DuplicateTool> {
+    pub fn server(&self) -> Result<BridgeServer<C>, crate::RegistryError> {
         BridgeServer::with_handler(Arc::clone(&self.handler))
     }
 

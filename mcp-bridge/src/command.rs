@@ -14,6 +14,11 @@ use crate::spec::CommandSpec;
     note = "add `#[derive(mcp_bridge::McpTool)]` next to `#[derive(clap::Args)]` (or `Parser`) on `{Self}`"
 )]
 pub trait McpArgs: Sized {
+    /// What the struct adds to its command, for the compile-time checks of
+    /// the whole tree (`tree_check`).
+    #[doc(hidden)]
+    const MCP_NODE: &'static crate::tree_check::ArgsNode = &crate::tree_check::ArgsNode::EMPTY;
+
     /// Adds this struct's arguments, subcommands and attributes to `cmd`.
     #[doc(hidden)]
     fn mcp_augment(cmd: &mut CommandSpec);
@@ -32,6 +37,11 @@ pub trait McpArgs: Sized {
     note = "add `#[derive(mcp_bridge::McpTool)]` next to `#[derive(clap::Subcommand)]` on `{Self}`"
 )]
 pub trait McpSubcommand: Sized {
+    /// What the enum adds to its parent command, for the compile-time
+    /// checks of the whole tree (`tree_check`).
+    #[doc(hidden)]
+    const MCP_NODE: &'static crate::tree_check::SubNode = &crate::tree_check::SubNode::EMPTY;
+
     /// Adds one subcommand per variant to `cmd`.
     #[doc(hidden)]
     fn mcp_augment_subcommands(cmd: &mut CommandSpec);
@@ -114,7 +124,7 @@ impl<T: McpArgs + McpRoot + clap::Parser> McpCommand for T {
 #[diagnostic::on_unimplemented(
     message = "the argument type `{Self}` cannot be converted from a JSON value",
     label = "no JSON conversion for `{Self}`",
-    note = "give the field a `value_parser`, implement `FromStr` or `clap::ValueEnum` for it, implement `mcp_bridge::McpValue`, or hide the field with `#[mcp(skip)]` and a default"
+    note = "give the field a `value_parser`, implement `FromStr` or `clap::ValueEnum` for `{Self}`, implement `mcp_bridge::McpValue` for it, or keep the field out of MCP with `#[mcp(skip)]` and a `default_value_t`"
 )]
 pub trait McpValue: Sized {
     /// The converter used for this type.

@@ -687,15 +687,23 @@ pub mod auto {
         }
     }
 
-    /// The last resort, reached only when nothing above applies: its bound
-    /// fails with a message that says what to do.
+    /// The last resort, reached only when nothing above applies. It is
+    /// implemented for every type, with the `McpValue` bound on the method:
+    /// method lookup always ends here, and the unmet bound is reported as
+    /// `McpValue`'s own message ("cannot be converted from a JSON value"),
+    /// at the field's type, instead of a list of every probe that failed.
     pub trait ViaNothing {
-        type Converter;
-        fn converter(&self) -> Self::Converter;
+        type Value;
+        fn converter(&self) -> <Self::Value as super::super::McpValue>::Converter
+        where
+            Self::Value: super::super::McpValue;
     }
-    impl<T: super::super::McpValue> ViaNothing for Probe<T> {
-        type Converter = T::Converter;
-        fn converter(&self) -> T::Converter {
+    impl<T> ViaNothing for Probe<T> {
+        type Value = T;
+        fn converter(&self) -> <T as super::super::McpValue>::Converter
+        where
+            T: super::super::McpValue,
+        {
             T::converter()
         }
     }

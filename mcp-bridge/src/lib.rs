@@ -60,6 +60,8 @@ mod server;
 pub mod spec;
 pub mod testing;
 pub mod transport;
+#[doc(hidden)]
+pub mod tree_check;
 
 pub use cli::Bridge;
 pub use command::{McpArgs, McpCommand, McpSubcommand, McpValue};
@@ -68,6 +70,7 @@ pub use io::{Io, Report};
 pub use mcp_bridge_derive::McpTool;
 pub use registry::{CallError, DuplicateTool, Registry};
 pub use server::{BridgeServer, CallOutcome};
+pub use tree_check::{InvalidToolName, RegistryError};
 
 /// What generated code uses; not a public API.
 #[doc(hidden)]
@@ -80,6 +83,7 @@ pub mod __private {
     pub use crate::spec::{
         CommandLayer, CommandSpec, GroupSpec, ParamAction, ParamRelations, ParamSpec, ValueType,
     };
+    pub use crate::tree_check as tree;
     pub use std::borrow::Cow;
     pub use std::boxed::Box;
     pub use std::marker::PhantomData;

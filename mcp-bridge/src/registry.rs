@@ -10,6 +10,7 @@ use crate::build::BuildCtx;
 use crate::command::McpCommand;
 use crate::error::{ArgError, Problem};
 use crate::spec::{CommandSpec, ParamSpec, ToolSpec};
+use crate::tree_check::RegistryError;
 
 /// A `tools/call` that cannot be turned into a command.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -93,16 +94,17 @@ impl<C> std::fmt::Debug for Registry<C> {
 
 impl<C: McpCommand> Registry<C> {
     /// Builds the table from `C`'s command tree.
-    pub fn new() -> Result<Self, DuplicateTool> {
+    pub fn new() -> Result<Self, RegistryError> {
         Self::from_spec(C::command_spec())
     }
 }
 
 impl<C> Registry<C> {
     /// Builds the table from an explicit tree (it must be `C`'s).
-    pub fn from_spec(root: CommandSpec) -> Result<Self, DuplicateTool> {
+    pub fn from_spec(root: CommandSpec) -> Result<Self, RegistryError> {
         let mut specs = Vec::new();
         collect_tools(&root, &mut Vec::new(), &[], &mut Vec::new(), &mut specs);
+        crate::tree_check::check_tool_names(&specs)?;
         let mut by_name = HashMap::with_capacity(specs.len());
         let mut entries: Vec<Entry> = Vec::with_capacity(specs.len());
         for spec in specs {
@@ -112,7 +114,8 @@ impl<C> Registry<C> {
                     name: spec.name.clone(),
                     first: first.spec.path.join(" "),
                     second: spec.path.join(" "),
-                });
+                }
+                .into());
             }
             let mut properties: Vec<String> = spec.params.iter().map(|p| p.name.clone()).collect();
             properties.sort();

@@ -16,8 +16,9 @@ use serde_json::{json, Map, Value};
 
 use crate::command::McpCommand;
 use crate::io::Io;
-use crate::registry::{CallError, DuplicateTool, Registry};
+use crate::registry::{CallError, Registry};
 use crate::spec::{output_schema, ToolSpec};
+use crate::tree_check::RegistryError;
 
 /// The user's handler, with its return value already turned into an exit
 /// code.
@@ -109,7 +110,7 @@ impl<C> Clone for BridgeServer<C> {
 
 impl<C: McpCommand + 'static> BridgeServer<C> {
     /// A server running `handler` for every tool call.
-    pub fn new<R, F>(handler: F) -> Result<Self, DuplicateTool>
+    pub fn new<R, F>(handler: F) -> Result<Self, RegistryError>
     where
         R: crate::Report,
         F: Fn(C, &mut Io<'_>) -> R + Send + Sync + 'static,
@@ -117,7 +118,7 @@ impl<C: McpCommand + 'static> BridgeServer<C> {
         Self::with_handler(Arc::new(move |cli, io| handler(cli, io).report(io)))
     }
 
-    pub(crate) fn with_handler(handler: Handler<C>) -> Result<Self, DuplicateTool> {
+    pub(crate) fn with_handler(handler: Handler<C>) -> Result<Self, RegistryError> {
         let registry = Registry::<C>::new()?;
         let output_schema = Arc::new(output_schema());
         let tools = registry

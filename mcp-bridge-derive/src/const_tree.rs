@@ -1,0 +1,243 @@
+//! The compile-time checks that need several types at once (tool names
+//! and property names across the tree): each derive describes its node as
+//! an associated constant referring to the constants of the types it
+//! nests, and asks `mcp_bridge::__private::tree` to check its subtree in a
+//! `const` item. See `mcp-bridge/src/tree_check.rs` for the checks and
+//! `docs/compile-checks.md` for the design.
+
+use proc_macro2::{Span, TokenStream};
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned as _;
+
+use crate::model::{Container, Field, FieldKind, Layer, Variant, VariantKind};
+
+/// What one derive adds: the `MCP_NODE` constant (inside the trait impl)
+/// and the check (next to the impls).
+pub(crate) struct Generated {
+    pub(crate) node: TokenStream,
+    pub(crate) check: TokenStream,
+}
+
+/// Places errors can point at; their index is the site number the node
+/// data carries.
+#[derive(Default)]
+struct Sites(Vec<Span>);
+
+impl Sites {
+    fn add(&mut self, span: Span) -> u32 {
+        self.0.push(span);
+        (self.0.len() - 1) as u32
+    }
+}
+
+fn tree() -> TokenStream {
+    quote!(::mcp_bridge::__private::tree)
+}
+
+pub(crate) fn for_struct(container: &Container<'_>, fields: &[Field<'_>]) -> Generated {
+    let tree = tree();
+    let p = quote!(::mcp_bridge::__private);
+    let ident = container.ident;
+    let mut sites = Sites::default();
+    let root_site = sites.add(match &container.name {
+        Some(name) => name.span(),
+        None => ident.span(),
+    });
+    let root_name = match &container.name {
+        Some(syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(name),
+            ..
+        })) => quote!(::core::option::Option::Some(#name)),
+        Some(_) => quote!(::core::option::Option::None),
+        None => quote!(::core::option::Option::Some(::core::env!("CARGO_PKG_NAME"))),
+    };
+    let origin = format!("`{ident}`");
+    let checked = container.generics.params.is_empty();
+    let items = items(fields, &ident.to_string(), &mut sites);
+    let layer = layer(&container.layer);
+    let node = quote! {
+        #[doc(hidden)]
+        const MCP_NODE: &'static #tree::ArgsNode = &#tree::ArgsNode {
+            checked: #checked,
+            origin: #origin,
+            root_name: #root_name,
+            root_site: #root_site,
+            layer: #layer,
+            items: &[#(#items),*],
+        };
+    };
+    let check = if checked {
+        let run = quote! {
+            const __MCP_NODE: &'static #tree::ArgsNode = <#ident as #p::McpArgs>::MCP_NODE;
+            const __MCP_SIZE: (usize, usize) = #tree::size_args(__MCP_NODE);
+            #[allow(long_running_const_eval)]
+            const __MCP_REPORT: #tree::Report =
+                #tree::check_args::<{ __MCP_SIZE.0 }, { __MCP_SIZE.1 }>(__MCP_NODE, {
+                    #[allow(unused_imports)]
+                    use #tree::NotParser as _;
+                    #tree::IsParser::<#ident>::IS
+                });
+        };
+        check_items(run, &sites)
+    } else {
+        TokenStream::new()
+    };
+    Generated { node, check }
+}
+
+pub(crate) fn for_enum(container: &Container<'_>, variants: &[Variant<'_>]) -> Generated {
+    let tree = tree();
+    let p = quote!(::mcp_bridge::__private);
+    let ident = container.ident;
+    let mut sites = Sites::default();
+    let checked = container.generics.params.is_empty();
+    let mut nodes = Vec::new();
+    for variant in variants {
+        let vident = variant.ident;
+        let site = sites.add(variant.name_span.unwrap_or_else(|| vident.span()));
+        let kind = match &variant.kind {
+            VariantKind::NotATool => continue,
+            VariantKind::Unit => quote!(#tree::VariantKind::Unit),
+            VariantKind::Named(fields) => {
+                let items = items(fields, &format!("{ident}::{vident}"), &mut sites);
+                quote!(#tree::VariantKind::Fields(&[#(#items),*]))
+            }
+            VariantKind::Args(ty) => {
+                quote!(#tree::VariantKind::Args(<#ty as #p::McpArgs>::MCP_NODE))
+            }
+            VariantKind::Subcommand(ty) => {
+                quote!(#tree::VariantKind::Subcommand(<#ty as #p::McpSubcommand>::MCP_NODE))
+            }
+            VariantKind::Flatten(ty) => {
+                quote!(#tree::VariantKind::Flatten(<#ty as #p::McpSubcommand>::MCP_NODE))
+            }
+        };
+        let name = &variant.name;
+        let origin = format!("`{ident}::{vident}`");
+        let layer = layer(&variant.layer);
+        nodes.push(quote! {
+            #tree::VariantNode {
+                name: #name,
+                site: #site,
+                origin: #origin,
+                layer: #layer,
+                kind: #kind,
+            }
+        });
+    }
+    let layer = layer(&container.layer);
+    let node = quote! {
+        #[doc(hidden)]
+        const MCP_NODE: &'static #tree::SubNode = &#tree::SubNode {
+            checked: #checked,
+            layer: #layer,
+            variants: &[#(#nodes),*],
+        };
+    };
+    let check = if checked {
+        let run = quote! {
+            const __MCP_NODE: &'static #tree::SubNode = <#ident as #p::McpSubcommand>::MCP_NODE;
+            const __MCP_SIZE: (usize, usize) = #tree::size_sub(__MCP_NODE);
+            #[allow(long_running_const_eval)]
+            const __MCP_REPORT: #tree::Report =
+                #tree::check_sub::<{ __MCP_SIZE.0 }, { __MCP_SIZE.1 }>(__MCP_NODE);
+        };
+        check_items(run, &sites)
+    } else {
+        TokenStream::new()
+    };
+    Generated { node, check }
+}
+
+/// The report, then one `const` per site that fails, pointing at the site,
+/// when the report has a problem there.
+fn check_items(run: TokenStream, sites: &Sites) -> TokenStream {
+    // Every token of the call carries the site's span (an interpolated
+    // path would keep the derive's span, and the error would point there).
+    let fails = sites.0.iter().enumerate().map(|(index, span)| {
+        let index = index as u32;
+        quote_spanned! {*span=>
+            const _: () = ::mcp_bridge::__private::tree::fail_at(&__MCP_REPORT, #index);
+        }
+    });
+    quote! {
+        const _: () = {
+            #run
+            #(#fails)*
+        };
+    }
+}
+
+fn items(fields: &[Field<'_>], owner: &str, sites: &mut Sites) -> Vec<TokenStream> {
+    let tree = tree();
+    let p = quote!(::mcp_bridge::__private);
+    let mut out = Vec::new();
+    for field in fields {
+        let span = match &field.original.ident {
+            Some(ident) => ident.span(),
+            None => field.original.ty.span(),
+        };
+        match &field.kind {
+            FieldKind::Arg(arg) => {
+                let site = sites.add(span);
+                let name = arg.property();
+                let global = arg.global;
+                let hidden = arg.hide || arg.mcp.skip.is_some();
+                let origin = format!("field `{}` of `{owner}`", arg_field_name(field));
+                out.push(quote! {
+                    #tree::Item::Param(#tree::Param {
+                        name: #name,
+                        global: #global,
+                        hidden: #hidden,
+                        site: #site,
+                        origin: #origin,
+                    })
+                });
+            }
+            FieldKind::Flatten(ty) => {
+                let site = sites.add(span);
+                out.push(quote! {
+                    #tree::Item::Flatten { site: #site, node: <#ty as #p::McpArgs>::MCP_NODE }
+                });
+            }
+            FieldKind::Subcommand { inner, optional } => {
+                let site = sites.add(span);
+                out.push(quote! {
+                    #tree::Item::Subcommand {
+                        site: #site,
+                        node: <#inner as #p::McpSubcommand>::MCP_NODE,
+                        optional: #optional,
+                    }
+                });
+            }
+            FieldKind::Skip(_) => {}
+        }
+    }
+    out
+}
+
+fn arg_field_name(field: &Field<'_>) -> String {
+    match &field.original.ident {
+        Some(ident) => crate::naming::unraw(ident),
+        None => "?".to_owned(),
+    }
+}
+
+fn layer(layer: &Layer) -> TokenStream {
+    let tree = tree();
+    let mcp_name = match &layer.mcp.name {
+        Some(name) => {
+            let name = &name.value;
+            quote!(::core::option::Option::Some(#name))
+        }
+        None => quote!(::core::option::Option::None),
+    };
+    let mcp_skip = layer.mcp.skip.is_some();
+    let hide = match layer.hide {
+        Some(hide) => quote!(::core::option::Option::Some(#hide)),
+        None => quote!(::core::option::Option::None),
+    };
+    quote! {
+        #tree::Layer { mcp_name: #mcp_name, mcp_skip: #mcp_skip, hide: #hide }
+    }
+}

@@ -1,0 +1,13 @@
+use clap::Parser;
+use mcp_bridge::McpTool;
+
+#[derive(Parser, McpTool)]
+#[command(name = "app")]
+#[mcp(title = "App")]
+struct Cli {
+    #[arg(long)]
+    #[mcp(rename = "v")]
+    verbose: bool,
+}
+
+fn main() {}
