@@ -814,7 +814,7 @@ fn vec_values_convert_like_clap() {
             "tag": ["x", "y z"],
             "nums": [1, 2, 3],
             "cols": ["a,b", "c"],
-            "ports": ["80,443", 8080],
+            "ports": [80, 443, 8080],
             "maybe": ["m"],
         }),
         &[
@@ -822,9 +822,12 @@ fn vec_values_convert_like_clap() {
             "--cols", "a,b", "--cols", "c", "--ports", "80,443", "--ports", "8080", "--maybe", "m",
         ],
     );
-    // `value_delimiter = ','` splits one element into several, as clap does.
+    // `value_delimiter = ','` splits a string element into several, as clap
+    // splits its text; integer lists arrive as JSON integers.
     assert_eq!(value.cols, ["a", "b", "c"]);
     assert_eq!(value.ports, [80, 443, 8080]);
+    let error = arg_error::<Lists>("lists", json!({ "files": ["f"], "ports": ["80,443"] }));
+    assert!(error.to_string().contains("property `ports[0]`"), "{error}");
     assert_eq!(value.nums, [1, 2, 3]);
 
     // Absent lists are empty; an absent Option<Vec> is None.
