@@ -124,7 +124,7 @@ fn expand_enum(container: &Container<'_>, variants: &[Variant<'_>]) -> TokenStre
                 arms.push(quote!(#p::Some(#index) => #p::Ok(Self::#vident),));
             }
             VariantKind::Named(fields) => {
-                let mut augment = augment_fields(fields, quote!(__sub));
+                let mut augment = augment_fields(fields, quote!((&mut __sub)));
                 augment.extend(relations::group_specs(
                     &quote!(__sub),
                     &[],
@@ -501,6 +501,12 @@ fn param_spec(arg: &Arg) -> TokenStream {
         None => quote!(#p::None),
     };
     let nullable = arg.value_optional || arg.shape == Shape::OptionOption;
+    let arity = if arg.multiple() {
+        let tokens = arity_tokens(arg);
+        quote!(.arity(#tokens))
+    } else {
+        TokenStream::new()
+    };
     let defaults = match arg.action {
         Action::SetTrue | Action::SetFalse => quote!(.default_text(["false"])),
         Action::Count => quote!(.default_text(["0"])),
@@ -540,7 +546,31 @@ fn param_spec(arg: &Arg) -> TokenStream {
             .relations(#relations)
             .env(#env)
             .nullable(#nullable)
+            #arity
     }
+}
+
+/// Values per use of a list argument, and whether it may be repeated:
+/// clap's `num_args`, or the defaults its derive gives (`1..` for a
+/// positional list, one value per use of an `Append` flag).
+fn arity(arg: &Arg) -> (u32, Option<u32>, bool) {
+    let repeatable = arg.action == Action::Append && !arg.positional;
+    let (min, max) = arg.num_args.unwrap_or(if arg.positional {
+        (1, None)
+    } else {
+        (1, Some(1))
+    });
+    (min, max, repeatable)
+}
+
+fn arity_tokens(arg: &Arg) -> TokenStream {
+    let p = private();
+    let (min, max, repeatable) = arity(arg);
+    let max = match max {
+        Some(max) => quote!(#p::Some(#max)),
+        None => quote!(#p::None),
+    };
+    quote!(#p::Arity { min: #min, max: #max, repeatable: #repeatable })
 }
 
 fn relation_tokens(relations: &relations::ArgRelations) -> TokenStream {
@@ -587,6 +617,7 @@ fn build_arg(arg: &Arg) -> TokenStream {
         Some(c) => quote!(#p::Some(#c)),
         None => quote!(#p::None),
     };
+    let arity = arity_tokens(arg);
     match (arg.action, arg.shape, &arg.value) {
         (Action::SetTrue, _, _) => quote!(__ctx.flag(#name, true)?),
         (Action::SetFalse, _, _) => quote!(__ctx.flag(#name, false)?),
@@ -603,10 +634,10 @@ fn build_arg(arg: &Arg) -> TokenStream {
             quote_spanned!(span=> __ctx.map(#name, #required, #conv)?)
         }
         (_, Shape::Vec, _) => {
-            quote_spanned!(span=> __ctx.many(#name, || #defaults, #min, #delimiter, #conv)?)
+            quote_spanned!(span=> __ctx.many(#name, || #defaults, #min, #delimiter, #arity, #conv)?)
         }
         (_, Shape::OptionVec, _) => {
-            quote_spanned!(span=> __ctx.optional_many(#name, || #defaults, #min, #delimiter, #conv)?)
+            quote_spanned!(span=> __ctx.optional_many(#name, || #defaults, #min, #delimiter, #arity, #conv)?)
         }
         // clap refuses a missing `Option<T>` marked `required = true`.
         (_, Shape::Option, _) if arg.required && !arg.default.is_some() => {

@@ -186,6 +186,8 @@ pub(crate) struct Arg {
     pub(crate) env: Option<String>,
     /// `num_args = 0..=1` (or `0..`): the flag may be given without a value.
     pub(crate) value_optional: bool,
+    /// `num_args` as (min, max) values per use, when given.
+    pub(crate) num_args: Option<(u32, Option<u32>)>,
 }
 
 impl Arg {
@@ -418,6 +420,8 @@ fn arg(cx: &Ctxt, field: &syn::Field, ident: &Ident, items: &[ClapItem], casing:
     let mut delimiter = None;
     let mut env = None;
     let mut value_optional = false;
+    let mut num_args = None;
+    let mut env_span = None;
 
     for item in items.iter().filter(|i| i.kind == attr::ClapAttrKind::Arg) {
         let key = item.key.to_string();
@@ -476,6 +480,7 @@ fn arg(cx: &Ctxt, field: &syn::Field, ident: &Ident, items: &[ClapItem], casing:
             "ignore_case" => ignore_case = item.flag_value(),
             "value_delimiter" => delimiter = item.lit_char(),
             "env" => {
+                env_span = Some(item.key.span());
                 env = Some(match item.lit_str() {
                     Some(name) => name,
                     None if item.expr().is_some() => {
@@ -485,13 +490,24 @@ fn arg(cx: &Ctxt, field: &syn::Field, ident: &Ident, items: &[ClapItem], casing:
                     None => Casing::ScreamingSnake.apply(&id),
                 });
             }
-            "num_args" => {
-                if let Some(Expr::Range(range)) = item.expr() {
-                    value_optional = range.start.as_ref().and_then(|e| int_literal(e)) == Some(0);
-                } else if let Some(expr) = item.expr() {
-                    value_optional = int_literal(expr) == Some(0);
+            "num_args" => match item.expr().and_then(literal_arity) {
+                Some(range) => {
+                    value_optional = range.0 == 0;
+                    num_args = Some(range);
                 }
-            }
+                None => cx.error_at(
+                    &item.key,
+                    "mcp-bridge reads `num_args` only as an integer literal or a literal range (`2`, `1..=3`, `0..`)",
+                ),
+            },
+            "default_value_if" | "default_value_ifs" => cx.error_at(
+                &item.key,
+                format!(
+                    "`{}` is not supported by mcp-bridge yet: the default would depend on other arguments, \
+                     which MCP calls could not mirror; use a plain default",
+                    item.key
+                ),
+            ),
             _ => {}
         }
     }
@@ -507,7 +523,7 @@ fn arg(cx: &Ctxt, field: &syn::Field, ident: &Ident, items: &[ClapItem], casing:
     let value = value_kind(cx, &inner, shape, value_parser, value_enum);
     if env.is_some() && !matches!(action, Action::Set | Action::Append) {
         cx.error_span(
-            field.span(),
+            env_span.unwrap_or_else(|| field.span()),
             "`env` on a flag is not supported by mcp-bridge yet: clap reads the variable's text as a boolean or count, which MCP calls could not mirror",
         );
     }
@@ -546,7 +562,34 @@ fn arg(cx: &Ctxt, field: &syn::Field, ident: &Ident, items: &[ClapItem], casing:
         relations: crate::relations::arg_relations(cx, items),
         env,
         value_optional,
+        num_args,
     }
+}
+
+/// `num_args = 2`, `1..=3`, `0..`, `..=2` as (min, max) values per use.
+fn literal_arity(expr: &Expr) -> Option<(u32, Option<u32>)> {
+    if let Some(n) = int_literal(expr) {
+        let n = u32::try_from(n).ok()?;
+        return Some((n, Some(n)));
+    }
+    let Expr::Range(range) = expr else {
+        return None;
+    };
+    let min = match &range.start {
+        Some(start) => u32::try_from(int_literal(start)?).ok()?,
+        None => 0,
+    };
+    let max = match &range.end {
+        Some(end) => {
+            let end = u32::try_from(int_literal(end)?).ok()?;
+            Some(match range.limits {
+                syn::RangeLimits::HalfOpen(_) => end.checked_sub(1)?,
+                syn::RangeLimits::Closed(_) => end,
+            })
+        }
+        None => None,
+    };
+    Some((min, max))
 }
 
 fn action_of(expr: &Expr) -> Option<Action> {
@@ -682,7 +725,8 @@ fn variant<'a>(cx: &Ctxt, variant: &'a syn::Variant, casing: Casing) -> Variant<
     let inner_casing = casing_of(cx, &items).unwrap_or(casing);
     let name = attr::last(&items, "name")
         .and_then(ClapItem::lit_str)
-        .unwrap_or_else(|| casing.apply(&unraw(&variant.ident)));
+        // A variant's own `rename_all` also cases its name, as in clap.
+        .unwrap_or_else(|| inner_casing.apply(&unraw(&variant.ident)));
     let newtype = match &variant.fields {
         syn::Fields::Unnamed(fields) if fields.unnamed.len() == 1 => {
             Some(fields.unnamed[0].ty.clone())

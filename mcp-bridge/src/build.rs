@@ -14,6 +14,52 @@ use crate::error::{ArgError, Problem, ValueProblem};
 /// A default as clap would store it: texts parsed like user input.
 pub type DefaultTexts = Option<Vec<Cow<'static, str>>>;
 
+/// How many values one use of an argument takes (`num_args`), and whether
+/// it may be used more than once (`Append`): the length a list may have.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Arity {
+    /// Fewest values per use.
+    pub min: u32,
+    /// Most values per use, if bounded.
+    pub max: Option<u32>,
+    /// Whether the argument may be given several times.
+    pub repeatable: bool,
+}
+
+impl Arity {
+    /// Whether a list of `len` values can be given.
+    pub fn accepts(&self, len: usize) -> bool {
+        let len = len as u64;
+        let (min, max) = (u64::from(self.min), self.max.map(u64::from));
+        if len == 0 {
+            return true;
+        }
+        if !self.repeatable {
+            return len >= min && max.is_none_or(|max| len <= max);
+        }
+        match max {
+            None => len >= min.max(1),
+            // Some number of uses k, each with min..=max values.
+            Some(0) => false,
+            Some(max) => (1..=len).any(|k| k * min <= len && len <= k * max),
+        }
+    }
+
+    /// "2 values", "1 to 3 values", "values in groups of 2"...
+    pub fn describe(&self) -> String {
+        let per_use = match self.max {
+            Some(max) if max == self.min => format!("{max}"),
+            Some(max) => format!("{} to {max}", self.min),
+            None => format!("at least {}", self.min),
+        };
+        if self.repeatable {
+            format!("values in groups of {per_use}")
+        } else {
+            format!("{per_use} values")
+        }
+    }
+}
+
 /// One `tools/call` being turned into the CLI's typed value.
 #[derive(Debug)]
 pub struct BuildCtx<'a> {
@@ -197,10 +243,11 @@ impl<'a> BuildCtx<'a> {
         default: impl FnOnce() -> DefaultTexts,
         min_items: Option<u32>,
         delimiter: Option<char>,
+        arity: Arity,
         conv: C,
     ) -> Result<Vec<C::Output>, ArgError> {
         Ok(self
-            .optional_many(name, default, min_items, delimiter, conv)?
+            .optional_many(name, default, min_items, delimiter, arity, conv)?
             .unwrap_or_default())
     }
 
@@ -211,6 +258,7 @@ impl<'a> BuildCtx<'a> {
         default: impl FnOnce() -> DefaultTexts,
         min_items: Option<u32>,
         delimiter: Option<char>,
+        arity: Arity,
         conv: C,
     ) -> Result<Option<Vec<C::Output>>, ArgError> {
         let items = match self.get(name) {
@@ -224,6 +272,10 @@ impl<'a> BuildCtx<'a> {
             }
             None => &Vec::new(),
         };
+        // `num_args = 0..`: an empty list is the flag given without values.
+        if items.is_empty() && arity.min == 0 && self.get(name).is_some() {
+            return Ok(Some(Vec::new()));
+        }
         if items.is_empty() {
             if let Some(min) = min_items.filter(|_| self.get(name).is_some()) {
                 return Err(ArgError::new(
@@ -261,6 +313,20 @@ impl<'a> BuildCtx<'a> {
                 }
                 _ => out.push(self.convert(&item_name, &conv, item)?),
             }
+        }
+        if !arity.accepts(out.len()) {
+            return Err(ArgError::new(
+                self.tool,
+                Some(name),
+                Problem::Relation {
+                    message: format!(
+                        "property `{name}`: expected {}, got {} value{}",
+                        arity.describe(),
+                        out.len(),
+                        if out.len() == 1 { "" } else { "s" }
+                    ),
+                },
+            ));
         }
         if let Some(min) = min_items {
             if out.len() < min as usize {

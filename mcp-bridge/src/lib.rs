@@ -75,7 +75,7 @@ pub use tree_check::{InvalidToolName, RegistryError};
 /// What generated code uses; not a public API.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::build::{BuildCtx, DefaultTexts};
+    pub use crate::build::{Arity, BuildCtx, DefaultTexts};
     pub use crate::command::{McpArgs, McpRoot, McpSubcommand};
     pub use crate::convert;
     pub use crate::convert::Converter;

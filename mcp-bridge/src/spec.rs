@@ -347,6 +347,9 @@ pub struct ParamSpec {
     pub multiple: bool,
     /// Smallest number of values when `multiple` and required.
     pub min_items: Option<u32>,
+    /// Largest number of values (`num_args` on a single-use list).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_items: Option<u32>,
     /// The default, typed (`10`, not `"10"`).
     pub default: Option<Value>,
     /// The default as clap stores it, before parsing.
@@ -504,6 +507,7 @@ impl ParamSpec {
             required: false,
             multiple: false,
             min_items: None,
+            max_items: None,
             default: None,
             default_text: Vec::new(),
             description: None,
@@ -536,6 +540,27 @@ impl ParamSpec {
                 self.required = false;
             }
             self.env = Some(name.to_owned());
+        }
+        self
+    }
+
+    /// Records how many values one use takes (`num_args`): a single-use
+    /// list gets `minItems`/`maxItems`; a repeatable one with a fixed
+    /// count per use says so in its description.
+    pub fn arity(mut self, arity: crate::build::Arity) -> Self {
+        if arity.repeatable {
+            if arity.min > 1 || arity.max.is_some_and(|max| max > 1) {
+                let note = format!("({})", arity.describe());
+                self.description = Some(match self.description.take() {
+                    Some(text) => format!("{text} {note}"),
+                    None => note,
+                });
+            }
+        } else {
+            if arity.min > 1 {
+                self.min_items = Some(arity.min);
+            }
+            self.max_items = arity.max;
         }
         self
     }
@@ -620,6 +645,9 @@ impl ParamSpec {
             array.insert("items".into(), item.into());
             if let Some(min) = self.min_items {
                 array.insert("minItems".into(), min.into());
+            }
+            if let Some(max) = self.max_items {
+                array.insert("maxItems".into(), max.into());
             }
             array
         } else {
