@@ -32,6 +32,7 @@ use crate::server::{BridgeServer, Handler};
 pub struct Bridge<C> {
     handler: Handler<C>,
     command_name: String,
+    offload_calls: bool,
 }
 
 impl<C: McpCommand + Send + 'static> Bridge<C> {
@@ -44,6 +45,7 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
         Self {
             handler: Arc::new(move |cli, io| handler(cli, io).report(io)),
             command_name: "mcp".to_owned(),
+            offload_calls: false,
         }
     }
 
@@ -54,9 +56,27 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
         self
     }
 
+    /// Runs each tool call where it may block without holding up other
+    /// requests (for CLIs with slow commands); see
+    /// [`BridgeServer::offload_calls`].
+    pub fn offload_calls(mut self, offload: bool) -> Self {
+        self.offload_calls = offload;
+        self
+    }
+
     /// The MCP server this bridge would serve.
     pub fn server(&self) -> Result<BridgeServer<C>, crate::RegistryError> {
-        BridgeServer::with_handler(Arc::clone(&self.handler))
+        self.server_from(crate::Registry::new()?)
+    }
+
+    fn server_from(
+        &self,
+        registry: crate::Registry<C>,
+    ) -> Result<BridgeServer<C>, crate::RegistryError> {
+        Ok(
+            BridgeServer::from_registry(registry, Arc::clone(&self.handler))?
+                .offload_calls(self.offload_calls),
+        )
     }
 
     /// Runs with the process's arguments.
@@ -73,16 +93,16 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
         let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
         let wants_bridge = args.get(1).is_some_and(|a| *a == *self.command_name);
         if wants_bridge {
+            // The tree is built once and reused by the server.
             let root = C::command_spec();
-            if root.subcommands.iter().any(|s| s.name == self.command_name) {
-                eprintln!(
-                    "mcp-bridge: `{name}` is a command of this CLI, so it runs as before; \
-                     give the bridge another name with `Bridge::command_name`",
-                    name = self.command_name
-                );
-            } else {
-                return self.run_bridge(&args);
+            if !root.subcommands.iter().any(|s| s.name == self.command_name) {
+                return self.run_bridge(&args, root);
             }
+            eprintln!(
+                "mcp-bridge: `{name}` is a command of this CLI, so it runs as before; \
+                 give the bridge another name with `Bridge::command_name`",
+                name = self.command_name
+            );
         }
         self.run_cli(args)
     }
@@ -98,73 +118,74 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
         exit_code(code)
     }
 
-    fn run_bridge(self, args: &[OsString]) -> ExitCode {
+    fn run_bridge(self, args: &[OsString], root: crate::spec::CommandSpec) -> ExitCode {
         let bin = args
             .first()
             .and_then(|a| std::path::Path::new(a).file_name())
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         let matches = bridge_command(&bin, &self.command_name).get_matches_from(&args[1..]);
+        let server = match crate::Registry::from_spec(root)
+            .and_then(|registry| self.server_from(registry))
+        {
+            Ok(server) => server,
+            Err(error) => return fail(&error),
+        };
         match matches.subcommand() {
-            Some(("tools", sub)) => self.print_tools(sub.get_one::<PathBuf>("output")),
-            Some(("serve", _)) => self.serve_stdio(),
+            Some(("tools", sub)) => print_tools(&server, sub.get_one::<PathBuf>("output")),
+            Some(("serve", _)) => serve_stdio(server),
             _ => unreachable!("clap requires a subcommand"),
         }
     }
+}
 
-    fn print_tools(&self, output: Option<&PathBuf>) -> ExitCode {
-        let server = match self.server() {
-            Ok(server) => server,
-            Err(error) => return fail(&error),
-        };
-        let json = match serde_json::to_string_pretty(server.tools()) {
-            Ok(json) => json + "\n",
-            Err(error) => return fail(&error),
-        };
-        let written = match output {
-            Some(path) => std::fs::write(path, json),
-            None => std::io::stdout().lock().write_all(json.as_bytes()),
-        };
-        match written {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(error) => fail(&error),
-        }
+fn print_tools<C: McpCommand + 'static>(
+    server: &BridgeServer<C>,
+    output: Option<&PathBuf>,
+) -> ExitCode {
+    let json = match serde_json::to_string_pretty(server.tools()) {
+        Ok(json) => json + "\n",
+        Err(error) => return fail(&error),
+    };
+    let written = match output {
+        Some(path) => std::fs::write(path, json),
+        None => std::io::stdout().lock().write_all(json.as_bytes()),
+    };
+    match written {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => fail(&error),
     }
+}
 
-    fn serve_stdio(&self) -> ExitCode {
-        init_logging();
-        let server = match self.server() {
-            Ok(server) => server,
-            Err(error) => return fail(&error),
+fn serve_stdio<C: McpCommand + Send + 'static>(server: BridgeServer<C>) -> ExitCode {
+    init_logging();
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(error) => return fail(&error),
+    };
+    let result = runtime.block_on(async move {
+        let transport = crate::transport::guarded_stdio()?;
+        tracing::info!(tools = server.tools().len(), "serving over stdio");
+        let running = match server.serve(transport).await {
+            Ok(running) => running,
+            // The client went away before initializing: a normal end.
+            Err(rmcp::service::ServerInitializeError::ConnectionClosed(_)) => return Ok(()),
+            Err(error) => return Err(std::io::Error::other(error.to_string())),
         };
-        let runtime = match tokio::runtime::Builder::new_multi_thread()
-            .enable_all()
-            .build()
-        {
-            Ok(runtime) => runtime,
-            Err(error) => return fail(&error),
-        };
-        let result = runtime.block_on(async move {
-            let transport = crate::transport::guarded_stdio()?;
-            tracing::info!(tools = server.tools().len(), "serving over stdio");
-            let running = match server.serve(transport).await {
-                Ok(running) => running,
-                // The client went away before initializing: a normal end.
-                Err(rmcp::service::ServerInitializeError::ConnectionClosed(_)) => return Ok(()),
-                Err(error) => return Err(std::io::Error::other(error.to_string())),
-            };
-            running
-                .waiting()
-                .await
-                .map_err(|e| std::io::Error::other(e.to_string()))?;
-            Ok::<(), std::io::Error>(())
-        });
-        // Blocked reads of stdin must not keep the process alive.
-        runtime.shutdown_background();
-        match result {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(error) => fail(&error),
-        }
+        running
+            .waiting()
+            .await
+            .map_err(|e| std::io::Error::other(e.to_string()))?;
+        Ok::<(), std::io::Error>(())
+    });
+    // Blocked reads of stdin must not keep the process alive.
+    runtime.shutdown_background();
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => fail(&error),
     }
 }
 

@@ -101,9 +101,12 @@ impl<C: McpCommand> Registry<C> {
 
 impl<C> Registry<C> {
     /// Builds the table from an explicit tree (it must be `C`'s).
-    pub fn from_spec(root: CommandSpec) -> Result<Self, RegistryError> {
+    pub fn from_spec(mut root: CommandSpec) -> Result<Self, RegistryError> {
         let mut specs = Vec::new();
         collect_tools(&root, &mut Vec::new(), &[], &mut Vec::new(), &mut specs);
+        // The tools now hold everything below the root; keeping the tree
+        // too would hold the CLI's description twice in memory.
+        root.subcommands = Vec::new();
         crate::tree_check::check_tool_names(&specs)?;
         let mut by_name = HashMap::with_capacity(specs.len());
         let mut entries: Vec<Entry> = Vec::with_capacity(specs.len());
@@ -130,7 +133,9 @@ impl<C> Registry<C> {
         })
     }
 
-    /// The command tree the tools come from.
+    /// The root command: its name, help texts, version and own arguments.
+    /// Its subcommands live on as [`tools`](Self::tools); for the whole
+    /// tree, call [`McpCommand::command_spec`].
     pub fn root(&self) -> &CommandSpec {
         &self.root
     }

@@ -72,6 +72,8 @@ struct Shared<C> {
     listed: ListToolsResult,
     handler: Handler<C>,
     info: ServerConfig,
+    /// Whether calls run through `block_in_place`.
+    offload: bool,
 }
 
 /// The MCP server for the CLI `C`: an rmcp [`ServerHandler`].
@@ -119,7 +121,10 @@ impl<C: McpCommand + 'static> BridgeServer<C> {
     }
 
     pub(crate) fn with_handler(handler: Handler<C>) -> Result<Self, RegistryError> {
-        let registry = Registry::<C>::new()?;
+        Self::from_registry(Registry::<C>::new()?, handler)
+    }
+
+    pub(crate) fn from_registry(registry: Registry<C>, handler: Handler<C>) -> Result<Self, RegistryError> {
         let output_schema = Arc::new(output_schema());
         let tools = registry
             .tools()
@@ -139,8 +144,21 @@ impl<C: McpCommand + 'static> BridgeServer<C> {
                 listed: ListToolsResult::with_all_items(tools),
                 handler,
                 info,
+                offload: false,
             }),
         })
+    }
+
+    /// Runs each call on a thread that may block (`block_in_place`), so a
+    /// slow command does not hold up other requests on its worker. Off by
+    /// default: a call then runs inline, as a synchronous rmcp tool does,
+    /// which is the fastest (see docs/benchmarks.md).
+    pub fn offload_calls(mut self, offload: bool) -> Self {
+        match Arc::get_mut(&mut self.shared) {
+            Some(shared) => shared.offload = offload,
+            None => tracing::warn!("offload_calls ignored: the server is already shared"),
+        }
+        self
     }
 
     /// The tool table.
@@ -281,7 +299,11 @@ impl<C: McpCommand + Send + 'static> ServerHandler for BridgeServer<C> {
                 return Ok(outcome.into_result().into());
             }
         };
-        let outcome = run_blocking(|| run_handler(&shared.handler, cli));
+        let outcome = if shared.offload {
+            run_blocking(|| run_handler(&shared.handler, cli))
+        } else {
+            run_handler(&shared.handler, cli)
+        };
         Ok(outcome.into_result().into())
     }
 }

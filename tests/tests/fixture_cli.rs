@@ -20,7 +20,15 @@ struct Session {
 
 impl Session {
     fn start(bridge_name: &str) -> Self {
-        let mut child = Command::new(FIXTURE)
+        Self::start_with(bridge_name, false)
+    }
+
+    fn start_with(bridge_name: &str, offload: bool) -> Self {
+        let mut command = Command::new(FIXTURE);
+        if offload {
+            command.env("FIXTURE_OFFLOAD", "1");
+        }
+        let mut child = command
             .args([bridge_name, "serve"])
             .env("FIXTURE_BRIDGE_NAME", bridge_name)
             .stdin(Stdio::piped())
@@ -213,4 +221,15 @@ fn tools_command_writes_the_definitions_to_a_file() {
     let tools: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
     assert_eq!(tools.as_array().unwrap().len(), 3);
     assert_eq!(tools[0]["inputSchema"]["required"], json!(["text"]));
+}
+
+#[test]
+fn offloaded_calls_behave_like_inline_ones() {
+    let mut session = Session::start_with("ai", true);
+    let result = session.call(2, "fixture_shout", json!({"text": "away"}));
+    assert_eq!(result["structuredContent"]["stdout"], "shouted away\n");
+    let result = session.call(3, "fixture_crash", json!({}));
+    assert_eq!(result["structuredContent"]["exitCode"], 101);
+    let stderr = session.finish();
+    assert!(stderr.contains("stray println: away"), "{stderr}");
 }

@@ -45,5 +45,10 @@ fn run(cli: Cli, io: &mut Io) -> std::io::Result<()> {
 
 fn main() -> ExitCode {
     let name = std::env::var("FIXTURE_BRIDGE_NAME").unwrap_or_else(|_| "mcp".to_owned());
-    Bridge::new(run).command_name(name).run()
+    // `FIXTURE_OFFLOAD=1` runs calls through `block_in_place`.
+    let offload = std::env::var_os("FIXTURE_OFFLOAD").is_some();
+    Bridge::new(run)
+        .command_name(name)
+        .offload_calls(offload)
+        .run()
 }
