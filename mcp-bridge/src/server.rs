@@ -124,7 +124,10 @@ impl<C: McpCommand + 'static> BridgeServer<C> {
         Self::from_registry(Registry::<C>::new()?, handler)
     }
 
-    pub(crate) fn from_registry(registry: Registry<C>, handler: Handler<C>) -> Result<Self, RegistryError> {
+    pub(crate) fn from_registry(
+        registry: Registry<C>,
+        handler: Handler<C>,
+    ) -> Result<Self, RegistryError> {
         let output_schema = Arc::new(output_schema());
         let tools = registry
             .tools()
