@@ -32,8 +32,7 @@ pub(crate) struct ClapItem {
 pub(crate) enum ClapValue {
     None,
     Expr(Expr),
-    /// `key(args)`: a raw builder call; kept so the shape is known.
-    #[allow(dead_code)]
+    /// `key(args)`: a builder call with its arguments.
     Call(TokenStream),
 }
 

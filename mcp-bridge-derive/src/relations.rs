@@ -106,10 +106,6 @@ fn literal_str(expr: &Expr) -> Option<String> {
     }
 }
 
-fn literal_bool(item: &ClapItem) -> bool {
-    item.flag_value()
-}
-
 /// `required_if_eq("other", "value")` or `required_if_eq = ("other", "value")`.
 fn pair(cx: &Ctxt, item: &ClapItem) -> Option<(String, String)> {
     let elems: Vec<Expr> = match &item.value {
@@ -152,7 +148,7 @@ pub(crate) fn arg_relations(cx: &Ctxt, items: &[ClapItem]) -> ArgRelations {
             }
             "required_unless_present_all" => out.required_unless_all.extend(strings(cx, item)),
             "required_if_eq" => out.required_if_eq.extend(pair(cx, item)),
-            "exclusive" => out.exclusive = literal_bool(item),
+            "exclusive" => out.exclusive = item.flag_value(),
             "group" => out.groups.extend(strings(cx, item)),
             "groups" => out.groups.extend(strings(cx, item)),
             "overrides_with"
@@ -202,8 +198,8 @@ pub(crate) fn struct_group(cx: &Ctxt, items: &[ClapItem], struct_name: &str) -> 
                     cx.error_at(&item.key, OUT_OF_REACH);
                 }
             }
-            "required" => group.required = literal_bool(item),
-            "multiple" => group.multiple = literal_bool(item),
+            "required" => group.required = item.flag_value(),
+            "multiple" => group.multiple = item.flag_value(),
             "args" | "arg" => group.args.extend(strings(cx, item)),
             "conflicts_with" | "conflicts_with_all" => {
                 group.conflicts_with.extend(strings(cx, item))

@@ -148,6 +148,22 @@ impl<'a> BuildCtx<'a> {
             .map_err(|p| self.invalid(name, value, p))
     }
 
+    /// [`convert`](Self::convert) for an item of a list or map, whose name
+    /// (`tag[2]`, `env.HOME`) is only written out for an error.
+    fn convert_item<C: Converter>(
+        &self,
+        name: impl FnOnce() -> String,
+        conv: &C,
+        value: &Value,
+    ) -> Result<C::Output, ArgError> {
+        match value {
+            Value::Null => self.convert(&name(), conv, value),
+            _ => conv
+                .convert_json(value)
+                .map_err(|p| self.invalid(&name(), value, p)),
+        }
+    }
+
     fn convert_default<C: Converter>(
         &self,
         name: &str,
@@ -296,22 +312,22 @@ impl<'a> BuildCtx<'a> {
                 },
             };
         }
+        // Only string items are split, as clap splits the text it is given;
+        // a string for an integer list is refused, not parsed.
+        let splits = delimiter.filter(|_| conv.value_type().json_type() == "string");
         let mut out = Vec::with_capacity(items.len());
         for (index, item) in items.iter().enumerate() {
-            let item_name = format!("{name}[{index}]");
-            // Only string items are split, as clap splits the text it is
-            // given; a string for an integer list is refused, not parsed.
-            let splits = delimiter.filter(|_| conv.value_type().json_type() == "string");
+            let item_name = || format!("{name}[{index}]");
             match (splits, item) {
                 (Some(delimiter), Value::String(text)) => {
                     for piece in text.split(delimiter) {
                         out.push(
                             conv.convert_text(piece)
-                                .map_err(|p| self.invalid(&item_name, item, p))?,
+                                .map_err(|p| self.invalid(&item_name(), item, p))?,
                         );
                     }
                 }
-                _ => out.push(self.convert(&item_name, &conv, item)?),
+                _ => out.push(self.convert_item(item_name, &conv, item)?),
             }
         }
         if !arity.accepts(out.len()) {
@@ -410,7 +426,7 @@ impl<'a> BuildCtx<'a> {
             Some(Value::Object(object)) => object
                 .iter()
                 .map(|(key, item)| {
-                    self.convert(&format!("{name}.{key}"), &conv, item)
+                    self.convert_item(|| format!("{name}.{key}"), &conv, item)
                         .map(|v| (key.clone(), v))
                 })
                 .collect(),
@@ -452,28 +468,6 @@ impl<'a> BuildCtx<'a> {
                         ValueProblem::expected("an integer from 0 to 255"),
                     )
                 }),
-        }
-    }
-
-    /// A field the tool does not expose: built as if the argument were
-    /// absent.
-    pub fn absent<C: Converter>(
-        &self,
-        name: &str,
-        default: impl FnOnce() -> DefaultTexts,
-        conv: C,
-    ) -> Result<C::Output, ArgError> {
-        match default().as_ref().and_then(|d| d.first()) {
-            Some(text) => self.convert_default(name, &conv, text),
-            None => Err(ArgError::new(
-                self.tool,
-                Some(name),
-                Problem::Relation {
-                    message: format!(
-                        "argument `{name}` is required by the command but not exposed to MCP clients (`#[mcp(skip)]`); give it a default"
-                    ),
-                },
-            )),
         }
     }
 }

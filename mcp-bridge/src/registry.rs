@@ -42,6 +42,8 @@ struct Entry {
     spec: ToolSpec,
     /// Property names, sorted, for the unknown-property check.
     properties: Vec<String>,
+    /// Whether calls must go through the relation check.
+    has_rules: bool,
 }
 
 /// Every tool of the CLI `C`, with its schema, ready to route calls.
@@ -123,7 +125,12 @@ impl<C> Registry<C> {
             let mut properties: Vec<String> = spec.params.iter().map(|p| p.name.clone()).collect();
             properties.sort();
             by_name.insert(spec.name.clone(), entries.len());
-            entries.push(Entry { spec, properties });
+            let has_rules = crate::relations::any_rules(&spec);
+            entries.push(Entry {
+                spec,
+                properties,
+                has_rules,
+            });
         }
         Ok(Self {
             root,
@@ -147,7 +154,12 @@ impl<C> Registry<C> {
 
     /// The tool named `name`.
     pub fn tool(&self, name: &str) -> Option<&ToolSpec> {
-        self.by_name.get(name).map(|&i| &self.entries[i].spec)
+        self.position(name).map(|i| &self.entries[i].spec)
+    }
+
+    /// Where the tool named `name` stands in [`tools`](Self::tools).
+    pub(crate) fn position(&self, name: &str) -> Option<usize> {
+        self.by_name.get(name).copied()
     }
 
     /// The number of tools.
@@ -190,7 +202,9 @@ impl<C: McpCommand> Registry<C> {
             })?;
         let entry = &self.entries[index];
         Self::check_properties(entry, args)?;
-        crate::relations::check(&entry.spec, args)?;
+        if entry.has_rules {
+            crate::relations::check(&entry.spec, args)?;
+        }
         let mut ctx = BuildCtx::new(&entry.spec.name, args, &entry.spec.route);
         Ok(C::mcp_build(&mut ctx)?)
     }

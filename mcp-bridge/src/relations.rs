@@ -77,6 +77,16 @@ fn relation_error(tool: &ToolSpec, property: &str, message: String) -> ArgError 
     )
 }
 
+/// Whether `tool` has any relation that can refuse a call (clap's
+/// per-struct groups, which allow anything, do not count), so calls to
+/// the many tools without one skip [`check`].
+pub(crate) fn any_rules(tool: &ToolSpec) -> bool {
+    tool.params.iter().any(|p| !p.relations.is_empty())
+        || tool.groups.iter().any(|g| {
+            g.required || !g.multiple || !g.conflicts_with.is_empty() || !g.requires.is_empty()
+        })
+}
+
 /// Checks every relation of `tool` against a call's arguments.
 pub(crate) fn check(tool: &ToolSpec, args: &Map<String, Value>) -> Result<(), ArgError> {
     let ids = Ids { tool };

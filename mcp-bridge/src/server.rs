@@ -254,12 +254,9 @@ impl<C: McpCommand + Send + 'static> ServerHandler for BridgeServer<C> {
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        self.shared
-            .listed
-            .tools
-            .iter()
-            .find(|t| t.name == name)
-            .cloned()
+        // The cached list is in registry order.
+        let index = self.shared.registry.position(name)?;
+        self.shared.listed.tools.get(index).cloned()
     }
 
     /// rmcp hands over a standard request whose params do not fit its

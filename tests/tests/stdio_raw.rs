@@ -580,7 +580,6 @@ fn malformed_params_keep_the_request_id() {
 }
 
 #[test]
-
 fn tools_call_with_bad_params_is_invalid_params() {
     let mut server = Server::start();
     server.initialize();
@@ -605,7 +604,6 @@ fn tools_call_with_bad_params_is_invalid_params() {
 }
 
 #[test]
-
 fn truncated_request_with_fractional_id_is_not_misattributed() {
     let mut server = Server::start();
     server.initialize();
@@ -621,7 +619,6 @@ fn truncated_request_with_fractional_id_is_not_misattributed() {
 }
 
 #[test]
-
 fn notification_before_initialize_is_not_fatal() {
     let mut server = Server::start();
     server.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
@@ -630,7 +627,6 @@ fn notification_before_initialize_is_not_fatal() {
 }
 
 #[test]
-
 fn closing_stdin_before_initialize_exits_with_status_0() {
     let mut server = Server::start();
     let status = server

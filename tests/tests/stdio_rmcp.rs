@@ -764,7 +764,6 @@ async fn protocol_2026_07_28_via_discover() {
 }
 
 #[tokio::test]
-
 async fn estimate_schema_and_parser_agree() {
     timed(async {
         let dir = tempfile::tempdir().unwrap();
