@@ -1,4 +1,6 @@
-//! Errors of a tool call, each naming the tool and the property.
+//! Every error of the runtime, one type per failure: a call's arguments
+//! ([`ArgError`]), a call that cannot be routed ([`CallError`]), and a
+//! command tree that cannot be served ([`RegistryError`]).
 
 use std::fmt;
 
@@ -20,6 +22,7 @@ use std::fmt;
 /// );
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 #[error("tool `{tool}`: {}", self.describe())]
 pub struct ArgError {
     /// The tool that was called.
@@ -32,6 +35,7 @@ pub struct ArgError {
 
 /// What is wrong with an argument.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Problem {
     /// A required property is absent.
     Missing {
@@ -133,6 +137,7 @@ impl fmt::Display for Described<'_> {
 
 /// Why one value was refused, before it is tied to a tool and property.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ValueProblem {
     /// What would have been accepted ("an integer from 1 to 5").
     pub expected: String,
@@ -154,4 +159,55 @@ impl ValueProblem {
         self.reason = Some(reason.into());
         self
     }
+}
+
+/// A `tools/call` that cannot be turned into a command.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum CallError {
+    /// No tool has this name.
+    #[error("unknown tool `{name}`; call tools/list for the available tools")]
+    UnknownTool {
+        /// The name asked for.
+        name: String,
+    },
+    /// The arguments do not fit the tool.
+    #[error(transparent)]
+    InvalidArguments(#[from] ArgError),
+}
+
+/// Two commands end up as tools with the same name.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+#[error("tool name `{name}` is used by both `{first}` and `{second}`; rename one with #[mcp(name = \"...\")]")]
+pub struct DuplicateTool {
+    /// The shared name.
+    pub name: String,
+    /// The first command path.
+    pub first: String,
+    /// The second command path.
+    pub second: String,
+}
+
+/// A tool name that breaks the MCP rule.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+#[error("tool name `{name}` (command `{path}`) is not a valid MCP tool name: use 1 to 128 characters of A-Z, a-z, 0-9, `_`, `.` and `-`; set one with #[mcp(name = \"...\")]")]
+pub struct InvalidToolName {
+    /// The name.
+    pub name: String,
+    /// The command path.
+    pub path: String,
+}
+
+/// Why the tool table of a CLI cannot be built.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum RegistryError {
+    /// Two commands end up as tools with the same name.
+    #[error(transparent)]
+    DuplicateTool(#[from] DuplicateTool),
+    /// A tool name breaks the MCP rule.
+    #[error(transparent)]
+    InvalidToolName(#[from] InvalidToolName),
 }

@@ -44,46 +44,54 @@
 //! }
 //! ```
 //!
-//! Data flows one way: attributes → [`spec`] (built once) → [`Registry`]
-//! → the rmcp server → [`BuildCtx`](build::BuildCtx) → your value → your
-//! handler → captured output → the tool result.
+//! Data flows one way, and so do the imports, down this list:
+//!
+//! | module | step |
+//! | --- | --- |
+//! | [`Bridge`] (`bridge.rs`) | the CLI runs as itself, or `mcp serve` / `mcp tools` |
+//! | [`BridgeServer`] (`serve/`) | the rmcp handler, running the user's handler, the stdio transport |
+//! | [`Registry`] (`registry/`) | the tool table: which commands are tools, their names; the compile-time tree checks |
+//! | traits (`traits.rs`) | what `#[derive(McpTool)]` implements: spec, typed build, tree node |
+//! | `call/` | a call's JSON arguments → the user's typed value: property and relation checks, converters |
+//! | [`spec`] (`spec/`) | the static description: commands, parameters, value types, relations, JSON Schema |
+//!
+//! `error.rs` and `io.rs` are leaves every layer may use; generated code
+//! reaches the runtime only through the hidden `__private` module.
 
-pub mod build;
-mod cli;
-mod command;
-pub mod convert;
+mod bridge;
+mod call;
 mod error;
 mod io;
 mod registry;
-mod relations;
-mod server;
+mod serve;
 pub mod spec;
 pub mod testing;
-pub mod transport;
-#[doc(hidden)]
-pub mod tree_check;
+mod traits;
 
-pub use cli::Bridge;
-pub use command::{McpArgs, McpCommand, McpSubcommand, McpValue};
-pub use error::{ArgError, Problem, ValueProblem};
+pub use bridge::Bridge;
+pub use call::convert;
+pub use convert::McpValue;
+pub use error::{
+    ArgError, CallError, DuplicateTool, InvalidToolName, Problem, RegistryError, ValueProblem,
+};
 pub use io::{Io, Report};
 pub use mcp_bridge_derive::McpTool;
-pub use registry::{CallError, DuplicateTool, Registry};
-pub use server::{BridgeServer, CallOutcome};
-pub use tree_check::{InvalidToolName, RegistryError};
+pub use registry::Registry;
+pub use serve::{BridgeServer, CallOutcome};
+pub use traits::{McpArgs, McpCommand, McpSubcommand};
 
 /// What generated code uses; not a public API.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::build::{Arity, BuildCtx, DefaultTexts};
-    pub use crate::command::{McpArgs, McpRoot, McpSubcommand};
-    pub use crate::convert;
-    pub use crate::convert::Converter;
+    pub use crate::call::convert::Converter;
+    pub use crate::call::{BuildCtx, DefaultTexts};
     pub use crate::error::ArgError;
+    pub use crate::spec::known as value_types;
     pub use crate::spec::{
-        CommandLayer, CommandSpec, GroupSpec, ParamAction, ParamRelations, ParamSpec, ValueType,
+        Arity, CommandLayer, CommandSpec, GroupSpec, ParamAction, ParamRelations, ParamSpec,
+        ValueType,
     };
-    pub use crate::tree_check as tree;
+    pub use crate::traits::{McpArgs, McpRoot, McpSubcommand};
     pub use std::borrow::Cow;
     pub use std::boxed::Box;
     pub use std::marker::PhantomData;
@@ -92,80 +100,25 @@ pub mod __private {
     pub use std::string::{String, ToString};
     pub use std::vec;
 
+    /// The converters, and the probe that picks one by type.
+    pub mod convert {
+        pub use crate::call::auto;
+        pub use crate::call::convert::*;
+    }
+
+    /// The compile-time checks of the whole command tree: the nodes the
+    /// derive emits and the `const fn`s that check them.
+    pub mod tree {
+        pub use crate::registry::tree::CheckReport as Report;
+        pub use crate::registry::tree::*;
+        pub use crate::spec::tree::*;
+    }
+
     /// The name clap shows for a `ValueEnum` value (used for defaults).
     pub fn value_enum_name<T: clap::ValueEnum>(value: &T) -> String {
         value
             .to_possible_value()
             .map(|v| v.get_name().to_owned())
             .unwrap_or_default()
-    }
-
-    /// JSON types of well-known field types.
-    pub mod value_types {
-        use crate::convert::Converter;
-        use crate::convert::{Integer, PrimitiveInteger};
-        use crate::spec::{StringFacets, ValueType};
-
-        /// An integer with `T`'s bounds.
-        pub fn integer<T: PrimitiveInteger>() -> ValueType {
-            Integer::<T>::new().value_type()
-        }
-
-        /// Whole numbers followed by a unit, as `humantime` (the usual
-        /// duration parser of clap CLIs) reads them.
-        pub const DURATION_PATTERN: &str = r"^\s*([0-9]+\s*(nsec|ns|usec|us|µs|msec|ms|seconds|second|secs|sec|s|minutes|minute|mins|min|m|hours|hour|hrs|hr|h|days|day|d|weeks|week|w|months|month|M|years|year|y)\s*)+$";
-
-        /// A duration in the common `humantime` notation: whole numbers
-        /// with units, `90s`, `5m`, `1h 30m`, `2 days`.
-        pub fn duration() -> ValueType {
-            ValueType::String(StringFacets {
-                pattern: Some(DURATION_PATTERN),
-                examples: &["90s", "15m", "1h 30m", "2days"],
-                ..StringFacets::default()
-            })
-        }
-
-        /// `IpAddr`: IPv4 or IPv6.
-        pub fn ip_addr() -> ValueType {
-            ValueType::String(StringFacets {
-                any_format: &["ipv4", "ipv6"],
-                examples: &["127.0.0.1", "::1"],
-                ..StringFacets::default()
-            })
-        }
-
-        /// `Ipv4Addr`.
-        pub fn ipv4() -> ValueType {
-            ValueType::String(StringFacets {
-                format: Some("ipv4"),
-                ..StringFacets::default()
-            })
-        }
-
-        /// `Ipv6Addr`.
-        pub fn ipv6() -> ValueType {
-            ValueType::String(StringFacets {
-                format: Some("ipv6"),
-                ..StringFacets::default()
-            })
-        }
-
-        /// `SocketAddr`: an address and a port.
-        pub fn socket_addr() -> ValueType {
-            ValueType::String(StringFacets {
-                pattern: Some(r"^(\[[0-9A-Fa-f:.]+\]|[0-9.]+):[0-9]{1,5}$"),
-                examples: &["127.0.0.1:8080", "[::1]:8080"],
-                ..StringFacets::default()
-            })
-        }
-
-        /// One character.
-        pub fn single_char() -> ValueType {
-            ValueType::String(StringFacets {
-                min_length: Some(1),
-                max_length: Some(1),
-                ..StringFacets::default()
-            })
-        }
     }
 }

@@ -6,8 +6,8 @@
 
 use clap::CommandFactory;
 
-use crate::command::McpCommand;
 use crate::spec::{CommandSpec, ParamKind, ValueType};
+use crate::traits::McpCommand;
 
 /// Fails with a readable list of differences if the specs of `C` disagree
 /// with `C::command()`: command names and nesting, help texts, hidden

@@ -8,57 +8,12 @@ use std::borrow::Cow;
 
 use serde_json::{Map, Value};
 
-use crate::convert::{describe_value, json_integer, Converter, KeyValue};
+use super::convert::{describe_value, json_integer, Converter, KeyValue};
 use crate::error::{ArgError, Problem, ValueProblem};
+use crate::spec::Arity;
 
 /// A default as clap would store it: texts parsed like user input.
 pub type DefaultTexts = Option<Vec<Cow<'static, str>>>;
-
-/// How many values one use of an argument takes (`num_args`), and whether
-/// it may be used more than once (`Append`): the length a list may have.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Arity {
-    /// Fewest values per use.
-    pub min: u32,
-    /// Most values per use, if bounded.
-    pub max: Option<u32>,
-    /// Whether the argument may be given several times.
-    pub repeatable: bool,
-}
-
-impl Arity {
-    /// Whether a list of `len` values can be given.
-    pub fn accepts(&self, len: usize) -> bool {
-        let len = len as u64;
-        let (min, max) = (u64::from(self.min), self.max.map(u64::from));
-        if len == 0 {
-            return true;
-        }
-        if !self.repeatable {
-            return len >= min && max.is_none_or(|max| len <= max);
-        }
-        match max {
-            None => len >= min.max(1),
-            // Some number of uses k, each with min..=max values.
-            Some(0) => false,
-            Some(max) => (1..=len).any(|k| k * min <= len && len <= k * max),
-        }
-    }
-
-    /// "2 values", "1 to 3 values", "values in groups of 2"...
-    pub fn describe(&self) -> String {
-        let per_use = match self.max {
-            Some(max) if max == self.min => format!("{max}"),
-            Some(max) => format!("{} to {max}", self.min),
-            None => format!("at least {}", self.min),
-        };
-        if self.repeatable {
-            format!("values in groups of {per_use}")
-        } else {
-            format!("{per_use} values")
-        }
-    }
-}
 
 /// One `tools/call` being turned into the CLI's typed value.
 #[derive(Debug)]

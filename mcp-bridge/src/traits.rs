@@ -1,7 +1,15 @@
-//! The traits `#[derive(McpTool)]` implements.
+//! The traits `#[derive(McpTool)]` implements: the seam between the code
+//! generated for a CLI and this runtime. Each has three faces: the spec
+//! (`mcp_augment`), the typed build (`mcp_build`) and the constant node the
+//! compile-time tree check walks (`MCP_NODE`).
+//!
+//! They are not meant to be written by hand: a hand-written `clap::Args`
+//! or `Subcommand` type gets them by deriving `McpTool` next to its clap
+//! derive.
 
-use crate::build::BuildCtx;
+use crate::call::BuildCtx;
 use crate::error::ArgError;
+use crate::spec::tree::{ArgsNode, SubNode};
 use crate::spec::CommandSpec;
 
 /// A clap `Args`/`Parser` struct that knows its MCP surface.
@@ -15,9 +23,9 @@ use crate::spec::CommandSpec;
 )]
 pub trait McpArgs: Sized {
     /// What the struct adds to its command, for the compile-time checks of
-    /// the whole tree (`tree_check`).
+    /// the whole tree (`registry::tree`).
     #[doc(hidden)]
-    const MCP_NODE: &'static crate::tree_check::ArgsNode = &crate::tree_check::ArgsNode::EMPTY;
+    const MCP_NODE: &'static ArgsNode = &ArgsNode::EMPTY;
 
     /// Adds this struct's arguments, subcommands and attributes to `cmd`.
     #[doc(hidden)]
@@ -38,9 +46,9 @@ pub trait McpArgs: Sized {
 )]
 pub trait McpSubcommand: Sized {
     /// What the enum adds to its parent command, for the compile-time
-    /// checks of the whole tree (`tree_check`).
+    /// checks of the whole tree (`registry::tree`).
     #[doc(hidden)]
-    const MCP_NODE: &'static crate::tree_check::SubNode = &crate::tree_check::SubNode::EMPTY;
+    const MCP_NODE: &'static SubNode = &SubNode::EMPTY;
 
     /// Adds one subcommand per variant to `cmd`.
     #[doc(hidden)]
@@ -105,30 +113,4 @@ impl<T: McpArgs + McpRoot + clap::Parser> McpCommand for T {
         T::mcp_augment(&mut root);
         root
     }
-}
-
-/// A field type converted from JSON by a converter of your own, for types
-/// the derive cannot handle otherwise.
-///
-/// ```
-/// use mcp_bridge::{convert::Text, McpValue};
-/// struct Label(String);
-/// impl From<String> for Label {
-///     fn from(s: String) -> Self { Label(s) }
-/// }
-/// impl McpValue for Label {
-///     type Converter = Text<Label>;
-///     fn converter() -> Text<Label> { Text::new() }
-/// }
-/// ```
-#[diagnostic::on_unimplemented(
-    message = "the argument type `{Self}` cannot be converted from a JSON value",
-    label = "no JSON conversion for `{Self}`",
-    note = "give the field a `value_parser`, implement `FromStr` or `clap::ValueEnum` for `{Self}`, implement `mcp_bridge::McpValue` for it, or keep the field out of MCP with `#[mcp(skip)]` and a `default_value_t`"
-)]
-pub trait McpValue: Sized {
-    /// The converter used for this type.
-    type Converter: crate::convert::Converter<Output = Self>;
-    /// Makes the converter.
-    fn converter() -> Self::Converter;
 }

@@ -1,71 +1,32 @@
-//! The rmcp `ServerHandler`: `tools/list` from the cache, `tools/call`
-//! routed by exact name to the typed build, then to the user's handler.
+//! Serving: the rmcp `ServerHandler` — `tools/list` from the cache,
+//! `tools/call` routed by exact name to the typed build ([`Registry`]),
+//! then to the user's handler ([`run`]) — and the [`transport`] it is
+//! served over.
 
-use std::any::Any;
-use std::panic::{catch_unwind, AssertUnwindSafe};
+mod requests;
+mod run;
+pub(crate) mod transport;
+
 use std::sync::Arc;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, CustomRequest,
-    CustomResult, Implementation, ListToolsResult, PaginatedRequestParams, ServerCapabilities,
-    ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CustomRequest, CustomResult, Implementation,
+    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
-use crate::command::McpCommand;
+use crate::error::{CallError, RegistryError};
 use crate::io::Io;
-use crate::registry::{CallError, Registry};
+use crate::registry::Registry;
 use crate::spec::{output_schema, ToolSpec};
-use crate::tree_check::RegistryError;
+use crate::traits::McpCommand;
 
-/// The user's handler, with its return value already turned into an exit
-/// code.
-pub(crate) type Handler<C> = Arc<dyn Fn(C, &mut Io<'_>) -> i32 + Send + Sync>;
-
-/// What one tool call produced: the captured output and the exit code.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CallOutcome {
-    /// What the command wrote to its stdout.
-    pub stdout: String,
-    /// What the command wrote to its stderr (or the argument error).
-    pub stderr: String,
-    /// The exit code: 0 for success, 2 for bad arguments (as clap), 101
-    /// for a panic.
-    pub exit_code: i32,
-}
-
-impl CallOutcome {
-    /// Whether the call failed.
-    pub fn is_error(&self) -> bool {
-        self.exit_code != 0
-    }
-
-    fn into_result(self) -> CallToolResult {
-        let text = match (self.stdout.is_empty(), self.stderr.is_empty()) {
-            (_, true) => self.stdout.clone(),
-            (true, false) => self.stderr.clone(),
-            (false, false) => format!(
-                "{}\n[stderr]\n{}",
-                self.stdout.trim_end_matches('\n'),
-                self.stderr
-            ),
-        };
-        let content = vec![ContentBlock::text(text)];
-        let mut result = if self.is_error() {
-            CallToolResult::error(content)
-        } else {
-            CallToolResult::success(content)
-        };
-        result.structured_content = Some(json!({
-            "stdout": self.stdout,
-            "stderr": self.stderr,
-            "exitCode": self.exit_code,
-        }));
-        result
-    }
-}
+use requests::malformed_request_error;
+pub use run::CallOutcome;
+pub(crate) use run::Handler;
+use run::{run_blocking, run_handler};
 
 struct Shared<C> {
     registry: Registry<C>,
@@ -114,7 +75,7 @@ impl<C: McpCommand + 'static> BridgeServer<C> {
     /// A server running `handler` for every tool call.
     pub fn new<R, F>(handler: F) -> Result<Self, RegistryError>
     where
-        R: crate::Report,
+        R: crate::io::Report,
         F: Fn(C, &mut Io<'_>) -> R + Send + Sync + 'static,
     {
         Self::with_handler(Arc::new(move |cli, io| handler(cli, io).report(io)))
@@ -205,41 +166,6 @@ fn rmcp_tool(spec: &ToolSpec, output_schema: &Arc<Map<String, Value>>) -> Tool {
     .with_raw_output_schema(Arc::clone(output_schema))
 }
 
-fn run_handler<C>(handler: &Handler<C>, cli: C) -> CallOutcome {
-    let mut stdout = Vec::new();
-    let mut stderr = Vec::new();
-    let exit_code = {
-        let mut io = Io::new(&mut stdout, &mut stderr, true);
-        match catch_unwind(AssertUnwindSafe(|| handler(cli, &mut io))) {
-            Ok(code) => code,
-            Err(panic) => {
-                let message = panic_message(&*panic);
-                tracing::error!("command panicked: {message}");
-                let _ = std::io::Write::write_fmt(
-                    io.err(),
-                    format_args!("command panicked: {message}\n"),
-                );
-                101
-            }
-        }
-    };
-    CallOutcome {
-        stdout: String::from_utf8_lossy(&stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&stderr).into_owned(),
-        exit_code,
-    }
-}
-
-fn panic_message(panic: &(dyn Any + Send)) -> String {
-    if let Some(s) = panic.downcast_ref::<&str>() {
-        (*s).to_owned()
-    } else if let Some(s) = panic.downcast_ref::<String>() {
-        s.clone()
-    } else {
-        "(no message)".to_owned()
-    }
-}
-
 impl<C: McpCommand + Send + 'static> ServerHandler for BridgeServer<C> {
     fn get_info(&self) -> ServerConfig {
         self.shared.info.clone()
@@ -306,68 +232,4 @@ impl<C: McpCommand + Send + 'static> ServerHandler for BridgeServer<C> {
         };
         Ok(outcome.into_result().into())
     }
-}
-
-/// Runs a (possibly slow, blocking) command without starving the runtime:
-/// on a multi-threaded runtime other requests keep being served meanwhile.
-fn run_blocking<T>(f: impl FnOnce() -> T) -> T {
-    match tokio::runtime::Handle::try_current() {
-        Ok(handle) if handle.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread => {
-            tokio::task::block_in_place(f)
-        }
-        _ => f(),
-    }
-}
-
-/// The MCP methods a client may send to a server.
-const STANDARD_METHODS: &[&str] = &[
-    "initialize",
-    "ping",
-    "server/discover",
-    "tools/list",
-    "tools/call",
-    "resources/list",
-    "resources/templates/list",
-    "resources/read",
-    "resources/subscribe",
-    "resources/unsubscribe",
-    "prompts/list",
-    "prompts/get",
-    "completion/complete",
-    "logging/setLevel",
-    "tasks/get",
-    "tasks/list",
-    "tasks/result",
-    "tasks/cancel",
-];
-
-fn malformed_request_error(method: &str, params: Option<&Value>) -> ErrorData {
-    if !STANDARD_METHODS.contains(&method) {
-        return ErrorData::new(
-            rmcp::model::ErrorCode::METHOD_NOT_FOUND,
-            format!("unknown method `{method}`"),
-            None,
-        );
-    }
-    let detail = if method == "tools/call" {
-        match params {
-            None => "params are missing; send {\"name\": <tool>, \"arguments\": {...}}".to_owned(),
-            Some(Value::Object(params)) => match (params.get("name"), params.get("arguments")) {
-                (None, _) => "params.name is missing: give the tool name as a string".to_owned(),
-                (Some(name), _) if !name.is_string() => {
-                    format!("params.name must be a string, got {name}")
-                }
-                (_, Some(arguments)) if !arguments.is_object() => {
-                    format!(
-                        "params.arguments must be an object of argument values, got {arguments}"
-                    )
-                }
-                _ => "params do not match the tools/call request".to_owned(),
-            },
-            Some(other) => format!("params must be an object, got {other}"),
-        }
-    } else {
-        "params do not match the request".to_owned()
-    };
-    ErrorData::invalid_params(format!("{method}: {detail}"), None)
 }

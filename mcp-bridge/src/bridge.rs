@@ -1,5 +1,6 @@
-//! The `mcp` subcommand: `serve` and `tools`, added in front of the
-//! user's CLI without touching its parsing, help or exit codes.
+//! [`Bridge`]: the CLI with its handler, and the `mcp` subcommand (`serve`,
+//! `tools`) added in front of it without touching its parsing, help or
+//! exit codes.
 
 use std::ffi::OsString;
 use std::io::Write;
@@ -9,9 +10,12 @@ use std::sync::Arc;
 
 use rmcp::ServiceExt;
 
-use crate::command::McpCommand;
+use crate::error::RegistryError;
 use crate::io::{Io, Report};
-use crate::server::{BridgeServer, Handler};
+use crate::registry::Registry;
+use crate::serve::{BridgeServer, Handler};
+use crate::spec::CommandSpec;
+use crate::traits::McpCommand;
 
 /// A CLI with its handler, run either as itself or as an MCP server.
 ///
@@ -65,14 +69,11 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
     }
 
     /// The MCP server this bridge would serve.
-    pub fn server(&self) -> Result<BridgeServer<C>, crate::RegistryError> {
-        self.server_from(crate::Registry::new()?)
+    pub fn server(&self) -> Result<BridgeServer<C>, RegistryError> {
+        self.server_from(Registry::new()?)
     }
 
-    fn server_from(
-        &self,
-        registry: crate::Registry<C>,
-    ) -> Result<BridgeServer<C>, crate::RegistryError> {
+    fn server_from(&self, registry: Registry<C>) -> Result<BridgeServer<C>, RegistryError> {
         Ok(
             BridgeServer::from_registry(registry, Arc::clone(&self.handler))?
                 .offload_calls(self.offload_calls),
@@ -118,15 +119,14 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
         exit_code(code)
     }
 
-    fn run_bridge(self, args: &[OsString], root: crate::spec::CommandSpec) -> ExitCode {
+    fn run_bridge(self, args: &[OsString], root: CommandSpec) -> ExitCode {
         let bin = args
             .first()
             .and_then(|a| std::path::Path::new(a).file_name())
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         let matches = bridge_command(&bin, &self.command_name).get_matches_from(&args[1..]);
-        let server = match crate::Registry::from_spec(root)
-            .and_then(|registry| self.server_from(registry))
+        let server = match Registry::from_spec(root).and_then(|registry| self.server_from(registry))
         {
             Ok(server) => server,
             Err(error) => return fail(&error),
@@ -167,7 +167,7 @@ fn serve_stdio<C: McpCommand + Send + 'static>(server: BridgeServer<C>) -> ExitC
         Err(error) => return fail(&error),
     };
     let result = runtime.block_on(async move {
-        let transport = crate::transport::guarded_stdio()?;
+        let transport = crate::serve::transport::guarded_stdio()?;
         tracing::info!(tools = server.tools().len(), "serving over stdio");
         let running = match server.serve(transport).await {
             Ok(running) => running,

@@ -1,42 +1,24 @@
 //! The tool table: built once from the command tree, then looked up by
 //! exact name on every call.
+//!
+//! [`rules`] says what is exposed and how it is named; [`flatten`] applies
+//! the rules to the tree the derive describes; [`tree`] applies the same
+//! rules at compile time, to the constant nodes the derive emits.
+
+mod flatten;
+pub(crate) mod rules;
+#[doc(hidden)]
+pub(crate) mod tree;
 
 use std::collections::HashMap;
 use std::marker::PhantomData;
 
 use serde_json::{Map, Value};
 
-use crate::build::BuildCtx;
-use crate::command::McpCommand;
-use crate::error::{ArgError, Problem};
-use crate::spec::{CommandSpec, ParamSpec, ToolSpec};
-use crate::tree_check::RegistryError;
-
-/// A `tools/call` that cannot be turned into a command.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum CallError {
-    /// No tool has this name.
-    #[error("unknown tool `{name}`; call tools/list for the available tools")]
-    UnknownTool {
-        /// The name asked for.
-        name: String,
-    },
-    /// The arguments do not fit the tool.
-    #[error(transparent)]
-    InvalidArguments(#[from] ArgError),
-}
-
-/// Two commands end up as tools with the same name.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("tool name `{name}` is used by both `{first}` and `{second}`; rename one with #[mcp(name = \"...\")]")]
-pub struct DuplicateTool {
-    /// The shared name.
-    pub name: String,
-    /// The first command path.
-    pub first: String,
-    /// The second command path.
-    pub second: String,
-}
+use crate::error::{CallError, DuplicateTool, InvalidToolName, RegistryError};
+use crate::spec::relations::any_rules;
+use crate::spec::{CommandSpec, ToolSpec};
+use crate::traits::McpCommand;
 
 struct Entry {
     spec: ToolSpec,
@@ -104,12 +86,11 @@ impl<C: McpCommand> Registry<C> {
 impl<C> Registry<C> {
     /// Builds the table from an explicit tree (it must be `C`'s).
     pub fn from_spec(mut root: CommandSpec) -> Result<Self, RegistryError> {
-        let mut specs = Vec::new();
-        collect_tools(&root, &mut Vec::new(), &[], &mut Vec::new(), &mut specs);
+        let specs = flatten::tools(&root);
         // The tools now hold everything below the root; keeping the tree
         // too would hold the CLI's description twice in memory.
         root.subcommands = Vec::new();
-        crate::tree_check::check_tool_names(&specs)?;
+        check_tool_names(&specs)?;
         let mut by_name = HashMap::with_capacity(specs.len());
         let mut entries: Vec<Entry> = Vec::with_capacity(specs.len());
         for spec in specs {
@@ -125,7 +106,7 @@ impl<C> Registry<C> {
             let mut properties: Vec<String> = spec.params.iter().map(|p| p.name.clone()).collect();
             properties.sort();
             by_name.insert(spec.name.clone(), entries.len());
-            let has_rules = crate::relations::any_rules(&spec);
+            let has_rules = any_rules(&spec);
             entries.push(Entry {
                 spec,
                 properties,
@@ -171,23 +152,6 @@ impl<C> Registry<C> {
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
-
-    /// Checks the property names of a call against the tool's schema.
-    fn check_properties(entry: &Entry, args: &Map<String, Value>) -> Result<(), ArgError> {
-        for key in args.keys() {
-            if entry.properties.binary_search(key).is_err() {
-                return Err(ArgError::new(
-                    entry.spec.name.clone(),
-                    Some(key),
-                    Problem::Unknown {
-                        suggestion: closest(key, &entry.properties),
-                        accepted: entry.spec.params.iter().map(|p| p.name.clone()).collect(),
-                    },
-                ));
-            }
-        }
-        Ok(())
-    }
 }
 
 impl<C: McpCommand> Registry<C> {
@@ -201,91 +165,43 @@ impl<C: McpCommand> Registry<C> {
                 name: tool.to_owned(),
             })?;
         let entry = &self.entries[index];
-        Self::check_properties(entry, args)?;
-        if entry.has_rules {
-            crate::relations::check(&entry.spec, args)?;
-        }
-        let mut ctx = BuildCtx::new(&entry.spec.name, args, &entry.spec.route);
+        let mut ctx = crate::call::prepare(&entry.spec, &entry.properties, entry.has_rules, args)?;
         Ok(C::mcp_build(&mut ctx)?)
     }
 }
 
-/// The accepted name closest to a misspelt one, if it is close enough to
-/// be a likely typo.
-fn closest(given: &str, accepted: &[String]) -> Option<String> {
-    accepted
+/// Checks every tool name against the MCP rule.
+fn check_tool_names(tools: &[ToolSpec]) -> Result<(), InvalidToolName> {
+    match tools
         .iter()
-        .map(|name| (strsim::jaro(given, name), name))
-        .filter(|(score, _)| *score > 0.8)
-        .max_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(_, name)| name.clone())
+        .find(|tool| !rules::is_valid_tool_name(&tool.name))
+    {
+        Some(tool) => Err(InvalidToolName {
+            name: tool.name.clone(),
+            path: tool.path.join(" "),
+        }),
+        None => Ok(()),
+    }
 }
 
-fn collect_tools(
-    node: &CommandSpec,
-    path: &mut Vec<String>,
-    inherited: &[ParamSpec],
-    route: &mut Vec<u32>,
-    out: &mut Vec<ToolSpec>,
-) {
-    if node.hidden || node.mcp.skip {
-        return;
-    }
-    path.push(node.name.clone());
-    let route_len = route.len();
-    route.extend_from_slice(&node.selector);
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-    if node.is_runnable() {
-        let mut params: Vec<ParamSpec> =
-            node.params.iter().filter(|p| !p.hidden).cloned().collect();
-        for global in inherited {
-            if !params.iter().any(|p| p.name == global.name) {
-                params.push(global.clone());
-            }
-        }
-        let name = node.mcp.name.clone().unwrap_or_else(|| path.join("_"));
-        let mut tool = ToolSpec {
-            name,
-            path: path.clone(),
-            description: describe(node, path),
-            params,
-            groups: node.groups.clone(),
-            route: route.clone(),
-        };
-        let rules = crate::relations::describe_rules(&tool);
-        if !rules.is_empty() {
-            tool.description.push_str("\n\nRules: ");
-            tool.description.push_str(&rules.join("; "));
-            tool.description.push('.');
-        }
-        out.push(tool);
-    }
-
-    if !node.subcommands.is_empty() {
-        let mut globals = inherited.to_vec();
-        for param in node.params.iter().filter(|p| p.global && !p.hidden) {
-            globals.retain(|g| g.name != param.name);
-            globals.push(param.clone());
-        }
-        for sub in &node.subcommands {
-            collect_tools(sub, path, &globals, route, out);
-        }
-    }
-
-    route.truncate(route_len);
-    path.pop();
-}
-
-fn describe(node: &CommandSpec, path: &[String]) -> String {
-    let context = path.join(" ");
-    let text = node
-        .mcp
-        .description
-        .as_ref()
-        .or(node.long_about.as_ref())
-        .or(node.about.as_ref());
-    match text {
-        Some(text) if !text.is_empty() => format!("{context}: {text}"),
-        _ => context,
+    #[test]
+    fn the_registry_refuses_invalid_tool_names() {
+        let mut root = CommandSpec::new("app");
+        root.subcommands.push(CommandSpec::new("my cmd"));
+        let error = Registry::<()>::from_spec(root).unwrap_err();
+        assert_eq!(
+            error,
+            RegistryError::InvalidToolName(InvalidToolName {
+                name: "app_my cmd".into(),
+                path: "app my cmd".into(),
+            })
+        );
+        let long = CommandSpec::new("x".repeat(129));
+        assert!(Registry::<()>::from_spec(long).is_err());
+        assert!(Registry::<()>::from_spec(CommandSpec::new("x".repeat(128))).is_ok());
     }
 }

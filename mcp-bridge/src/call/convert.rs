@@ -16,7 +16,8 @@ use clap::ValueEnum;
 use serde_json::Value;
 
 use crate::error::ValueProblem;
-use crate::spec::{StringFacets, ValueType};
+pub use crate::spec::PrimitiveInteger;
+use crate::spec::{describe_range, StringFacets, ValueType};
 
 /// Converts one JSON value (or one default text) into a field's type.
 ///
@@ -41,6 +42,32 @@ pub trait Converter {
     /// Converts a value written as text: defaults, which clap stores as
     /// strings and parses like user input.
     fn convert_text(&self, text: &str) -> Result<Self::Output, ValueProblem>;
+}
+
+/// A field type converted from JSON by a converter of your own, for types
+/// the derive cannot handle otherwise.
+///
+/// ```
+/// use mcp_bridge::{convert::Text, McpValue};
+/// struct Label(String);
+/// impl From<String> for Label {
+///     fn from(s: String) -> Self { Label(s) }
+/// }
+/// impl McpValue for Label {
+///     type Converter = Text<Label>;
+///     fn converter() -> Text<Label> { Text::new() }
+/// }
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "the argument type `{Self}` cannot be converted from a JSON value",
+    label = "no JSON conversion for `{Self}`",
+    note = "give the field a `value_parser`, implement `FromStr` or `clap::ValueEnum` for `{Self}`, implement `mcp_bridge::McpValue` for it, or keep the field out of MCP with `#[mcp(skip)]` and a `default_value_t`"
+)]
+pub trait McpValue: Sized {
+    /// The converter used for this type.
+    type Converter: Converter<Output = Self>;
+    /// Makes the converter.
+    fn converter() -> Self::Converter;
 }
 
 /// A short, readable rendering of a JSON value for error messages.
@@ -164,25 +191,6 @@ impl Converter for Bool {
     }
 }
 
-/// Primitive integer types and their full range.
-pub trait PrimitiveInteger: TryFrom<i128> + Sized {
-    /// The smallest value, widened.
-    const MIN: i128;
-    /// The largest value, widened (capped at `i128::MAX` for `u128`).
-    const MAX: i128;
-}
-
-macro_rules! primitive_integers {
-    ($($t:ty),*) => {$(
-        impl PrimitiveInteger for $t {
-            const MIN: i128 = <$t>::MIN as i128;
-            #[allow(clippy::cast_possible_wrap)]
-            const MAX: i128 = if (<$t>::MAX as u128) > i128::MAX as u128 { i128::MAX } else { <$t>::MAX as i128 };
-        }
-    )*};
-}
-primitive_integers!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
-
 /// Integers, within the type's range and an optional `range(..)`.
 #[derive(Debug)]
 pub struct Integer<T> {
@@ -234,17 +242,6 @@ impl<T: PrimitiveInteger> Default for Integer<T> {
     }
 }
 
-/// "an integer from 1 to 5", "an integer ≥ 0", ...
-pub fn describe_range(min: i128, max: i128) -> String {
-    const WIDE: i128 = i64::MAX as i128;
-    match (min > -WIDE, max < WIDE) {
-        (true, true) => format!("an integer from {min} to {max}"),
-        (true, false) => format!("an integer ≥ {min}"),
-        (false, true) => format!("an integer ≤ {max}"),
-        (false, false) => "an integer".to_owned(),
-    }
-}
-
 /// Reads a JSON integer of any width, refusing fractions and strings. A
 /// number with a zero fraction (`3.0`) is an integer for JSON Schema, and
 /// so it is here, within the range where floats are exact.
@@ -265,11 +262,7 @@ pub fn json_integer(value: &Value) -> Option<i128> {
 impl<T: PrimitiveInteger> Converter for Integer<T> {
     type Output = T;
     fn value_type(&self) -> ValueType {
-        // Bounds are shown where JSON numbers carry them exactly (64 bits).
-        ValueType::Integer {
-            minimum: (self.min >= i128::from(i64::MIN)).then_some(self.min),
-            maximum: (self.max <= i128::from(u64::MAX)).then_some(self.max),
-        }
+        ValueType::integer(self.min, self.max)
     }
     fn convert_json(&self, value: &Value) -> Result<T, ValueProblem> {
         let n = json_integer(value).ok_or_else(|| ValueProblem::expected(self.expected()))?;
@@ -623,88 +616,5 @@ impl<C: Converter> KeyValue<C> {
     /// Converts one `key=value` default.
     pub fn convert_text(&self, text: &str) -> Result<C::Output, ValueProblem> {
         self.pair.convert_text(text)
-    }
-}
-
-/// Picks a converter for a type the derive cannot classify by name, in
-/// the order clap's `value_parser!` does: `ValueEnum`, a
-/// `ValueParserFactory` with a typed parser, `From<String>`, `FromStr`.
-#[doc(hidden)]
-pub mod auto {
-    use super::*;
-
-    pub struct Probe<T>(pub PhantomData<fn() -> T>);
-
-    pub trait ViaValueEnum {
-        type Converter;
-        fn converter(&self) -> Self::Converter;
-    }
-    impl<T: ValueEnum> ViaValueEnum for &&&&Probe<T> {
-        type Converter = Enum<T>;
-        fn converter(&self) -> Enum<T> {
-            Enum::new(false)
-        }
-    }
-
-    pub trait ViaFactory {
-        type Converter;
-        fn converter(&self) -> Self::Converter;
-    }
-    impl<T> ViaFactory for &&&Probe<T>
-    where
-        T: clap::builder::ValueParserFactory,
-        T::Parser: TypedValueParser<Value = T>,
-    {
-        type Converter = ClapParser<T::Parser>;
-        fn converter(&self) -> Self::Converter {
-            ClapParser::new(T::value_parser(), ValueType::string())
-        }
-    }
-
-    pub trait ViaFromString {
-        type Converter;
-        fn converter(&self) -> Self::Converter;
-    }
-    impl<T: From<String>> ViaFromString for &&Probe<T> {
-        type Converter = Text<T>;
-        fn converter(&self) -> Text<T> {
-            Text::new()
-        }
-    }
-
-    pub trait ViaFromStr {
-        type Converter;
-        fn converter(&self) -> Self::Converter;
-    }
-    impl<T> ViaFromStr for &Probe<T>
-    where
-        T: FromStr,
-        T::Err: std::fmt::Display,
-    {
-        type Converter = Parse<T>;
-        fn converter(&self) -> Parse<T> {
-            Parse::new(ValueType::string())
-        }
-    }
-
-    /// The last resort, reached only when nothing above applies. It is
-    /// implemented for every type, with the `McpValue` bound on the method:
-    /// method lookup always ends here, and the unmet bound is reported as
-    /// `McpValue`'s own message ("cannot be converted from a JSON value"),
-    /// at the field's type, instead of a list of every probe that failed.
-    pub trait ViaNothing {
-        type Value;
-        fn converter(&self) -> <Self::Value as super::super::McpValue>::Converter
-        where
-            Self::Value: super::super::McpValue;
-    }
-    impl<T> ViaNothing for Probe<T> {
-        type Value = T;
-        fn converter(&self) -> <T as super::super::McpValue>::Converter
-        where
-            T: super::super::McpValue,
-        {
-            T::converter()
-        }
     }
 }

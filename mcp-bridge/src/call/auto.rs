@@ -1,0 +1,93 @@
+//! Picks a converter for a type the derive cannot classify by name, in
+//! the order clap's `value_parser!` does: `ValueEnum`, a
+//! `ValueParserFactory` with a typed parser, `From<String>`, `FromStr`.
+//!
+//! Autoref specialisation: generated code calls `(&&&&Probe::<T>).converter()`
+//! with every `Via*` trait in scope, and method lookup takes the first
+//! impl that applies. Generated code only.
+
+#![allow(missing_docs, unreachable_pub)]
+
+use std::marker::PhantomData;
+use std::str::FromStr;
+
+use clap::builder::TypedValueParser;
+use clap::ValueEnum;
+
+use super::convert::{ClapParser, Enum, McpValue, Parse, Text};
+use crate::spec::ValueType;
+
+pub struct Probe<T>(pub PhantomData<fn() -> T>);
+
+pub trait ViaValueEnum {
+    type Converter;
+    fn converter(&self) -> Self::Converter;
+}
+impl<T: ValueEnum> ViaValueEnum for &&&&Probe<T> {
+    type Converter = Enum<T>;
+    fn converter(&self) -> Enum<T> {
+        Enum::new(false)
+    }
+}
+
+pub trait ViaFactory {
+    type Converter;
+    fn converter(&self) -> Self::Converter;
+}
+impl<T> ViaFactory for &&&Probe<T>
+where
+    T: clap::builder::ValueParserFactory,
+    T::Parser: TypedValueParser<Value = T>,
+{
+    type Converter = ClapParser<T::Parser>;
+    fn converter(&self) -> Self::Converter {
+        ClapParser::new(T::value_parser(), ValueType::string())
+    }
+}
+
+pub trait ViaFromString {
+    type Converter;
+    fn converter(&self) -> Self::Converter;
+}
+impl<T: From<String>> ViaFromString for &&Probe<T> {
+    type Converter = Text<T>;
+    fn converter(&self) -> Text<T> {
+        Text::new()
+    }
+}
+
+pub trait ViaFromStr {
+    type Converter;
+    fn converter(&self) -> Self::Converter;
+}
+impl<T> ViaFromStr for &Probe<T>
+where
+    T: FromStr,
+    T::Err: std::fmt::Display,
+{
+    type Converter = Parse<T>;
+    fn converter(&self) -> Parse<T> {
+        Parse::new(ValueType::string())
+    }
+}
+
+/// The last resort, reached only when nothing above applies. It is
+/// implemented for every type, with the `McpValue` bound on the method:
+/// method lookup always ends here, and the unmet bound is reported as
+/// `McpValue`'s own message ("cannot be converted from a JSON value"),
+/// at the field's type, instead of a list of every probe that failed.
+pub trait ViaNothing {
+    type Value;
+    fn converter(&self) -> <Self::Value as McpValue>::Converter
+    where
+        Self::Value: McpValue;
+}
+impl<T> ViaNothing for Probe<T> {
+    type Value = T;
+    fn converter(&self) -> <T as McpValue>::Converter
+    where
+        T: McpValue,
+    {
+        T::converter()
+    }
+}

@@ -1,0 +1,36 @@
+//! A call: JSON arguments → the user's typed value.
+//!
+//! [`prepare`] checks the property names and the relations between
+//! arguments; generated `mcp_build` code then asks the [`BuildCtx`] for
+//! each field, in declaration order, and [`convert`]'s converters turn each
+//! JSON value into the field's type as clap's parser would.
+
+#[doc(hidden)]
+pub mod auto;
+pub mod convert;
+mod ctx;
+mod properties;
+pub(crate) mod relations;
+
+pub use ctx::{BuildCtx, DefaultTexts};
+
+use serde_json::{Map, Value};
+
+use crate::error::ArgError;
+use crate::spec::ToolSpec;
+
+/// Checks a call's arguments against `tool` (property names, sorted in
+/// `properties`; relations when `has_rules`) and returns the context the
+/// typed build reads them from.
+pub(crate) fn prepare<'a>(
+    tool: &'a ToolSpec,
+    properties: &[String],
+    has_rules: bool,
+    args: &'a Map<String, Value>,
+) -> Result<BuildCtx<'a>, ArgError> {
+    properties::check(tool, properties, args)?;
+    if has_rules {
+        relations::check(tool, args)?;
+    }
+    Ok(BuildCtx::new(&tool.name, args, &tool.route))
+}

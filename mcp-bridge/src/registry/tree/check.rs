@@ -1,0 +1,438 @@
+//! The checks: invalid names, over-long names, duplicate tools and
+//! duplicate properties, over the tables the walk filled.
+
+use super::msg::{push_command, push_tool_name, Msg};
+use super::report::CheckReport;
+use super::walk::{Table, NO_PARENT};
+use crate::registry::rules::{is_exposed, is_runnable, offers, valid_segment, MAX_TOOL_NAME};
+use crate::spec::tree::{ArgsNode, SubNode};
+
+/// Checks the subtree of a struct. With `is_parser` (the struct derives
+/// `clap::Parser`) it is a root, and its root name is known.
+pub const fn check_args<const C: usize, const P: usize>(
+    node: &ArgsNode,
+    is_parser: bool,
+) -> CheckReport {
+    finish(&Table::<C, P>::of_args(node, is_parser), true)
+}
+
+/// Checks the subtree of a subcommand enum (its parent is unknown).
+pub const fn check_sub<const C: usize, const P: usize>(node: &SubNode) -> CheckReport {
+    finish(&Table::<C, P>::of_sub(node), false)
+}
+
+const KIND_SEGMENT: u8 = 1;
+const KIND_LENGTH: u8 = 2;
+const KIND_TOOL: u8 = 3;
+const KIND_PROPERTY: u8 = 4;
+
+const fn str_eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// Length of the name joined from `cmd` up to, and without, `stop`.
+const fn joined_len<const C: usize, const P: usize>(
+    t: &Table<C, P>,
+    cmd: usize,
+    stop: usize,
+) -> usize {
+    let mut len = 0;
+    let mut at = cmd;
+    let mut first = true;
+    while at != stop && at != NO_PARENT {
+        if !first {
+            len += 1;
+        }
+        len += t.cmds[at].name.len();
+        first = false;
+        at = t.cmds[at].parent;
+    }
+    len
+}
+
+/// The `k`-th byte from the end of the name joined from `cmd` up to `stop`.
+const fn joined_byte_back<const C: usize, const P: usize>(
+    t: &Table<C, P>,
+    cmd: usize,
+    stop: usize,
+    mut k: usize,
+) -> u8 {
+    let mut at = cmd;
+    while at != stop && at != NO_PARENT {
+        let name = t.cmds[at].name.as_bytes();
+        if k < name.len() {
+            return name[name.len() - 1 - k];
+        }
+        k -= name.len();
+        if k == 0 {
+            return b'_';
+        }
+        k -= 1;
+        at = t.cmds[at].parent;
+    }
+    0
+}
+
+/// Whether two commands have the same name joined from their path below
+/// `stop` (`NO_PARENT`: the whole path).
+const fn path_eq<const C: usize, const P: usize>(
+    t: &Table<C, P>,
+    a: usize,
+    b: usize,
+    stop: usize,
+) -> bool {
+    let len = joined_len(t, a, stop);
+    if len != joined_len(t, b, stop) {
+        return false;
+    }
+    let mut k = 0;
+    while k < len {
+        if joined_byte_back(t, a, stop, k) != joined_byte_back(t, b, stop, k) {
+            return false;
+        }
+        k += 1;
+    }
+    true
+}
+
+/// Whether the full path name of `cmd` is `name`.
+const fn path_is<const C: usize, const P: usize>(t: &Table<C, P>, cmd: usize, name: &str) -> bool {
+    let bytes = name.as_bytes();
+    let len = joined_len(t, cmd, NO_PARENT);
+    if len != bytes.len() {
+        return false;
+    }
+    let mut k = 0;
+    while k < len {
+        if joined_byte_back(t, cmd, NO_PARENT, k) != bytes[len - 1 - k] {
+            return false;
+        }
+        k += 1;
+    }
+    true
+}
+
+const fn is_ancestor<const C: usize, const P: usize>(
+    t: &Table<C, P>,
+    ancestor: usize,
+    cmd: usize,
+) -> bool {
+    let mut at = t.cmds[cmd].parent;
+    while at != NO_PARENT {
+        if at == ancestor {
+            return true;
+        }
+        at = t.cmds[at].parent;
+    }
+    false
+}
+
+/// Two things owned by the same nested type were reported by its derive.
+const fn ours(a: u32, b: u32) -> bool {
+    a == 0 || b == 0 || a != b
+}
+
+const fn finish<const C: usize, const P: usize>(
+    t: &Table<C, P>,
+    host_is_tool: bool,
+) -> CheckReport {
+    let mut report = CheckReport::new();
+    let n = t.nc;
+
+    // Exposed commands and tools, as the registry picks them.
+    let (exposed, tool) = exposure(t, host_is_tool);
+
+    // Command names that make path-built tool names invalid.
+    let mut c = if t.root_known { 0 } else { 1 };
+    while c < n {
+        let cmd = &t.cmds[c];
+        if cmd.owner == 0 && exposed[c] && !valid_segment(cmd.name) {
+            let mut j = c;
+            while j < n {
+                if tool[j] && t.cmds[j].mcp_name.is_none() && (j == c || is_ancestor(t, c, j)) {
+                    let mut msg = Msg::new();
+                    msg.push("the command name `");
+                    msg.push(cmd.name);
+                    msg.push("` of ");
+                    msg.push(cmd.origin);
+                    msg.push(" makes the tool name `");
+                    push_tool_name(&mut msg, t, j);
+                    msg.push("` invalid: MCP tool names are 1 to 128 characters of A-Z, a-z, 0-9, `_`, `.` and `-`; ");
+                    if j == c {
+                        msg.push("rename the command, or set its tool name with `#[mcp(name = \"...\")]`");
+                    } else {
+                        msg.push("rename the command, or set the tool name of ");
+                        msg.push(t.cmds[j].origin);
+                        msg.push(" with `#[mcp(name = \"...\")]`");
+                    }
+                    report.add(cmd.site, KIND_SEGMENT, c, 0, msg);
+                    break;
+                }
+                j += 1;
+            }
+        }
+        c += 1;
+    }
+
+    // Full tool names longer than MCP allows (only where the root is known).
+    if t.root_known {
+        let mut j = 0;
+        while j < n {
+            if tool[j] && t.cmds[j].mcp_name.is_none() {
+                let len = joined_len(t, j, NO_PARENT);
+                if len > MAX_TOOL_NAME && all_segments_valid(t, j) {
+                    let mut msg = Msg::new();
+                    msg.push("the tool name `");
+                    push_tool_name(&mut msg, t, j);
+                    msg.push("` of ");
+                    msg.push(t.cmds[j].origin);
+                    msg.push(" is ");
+                    msg.push_number(len);
+                    msg.push(" characters long; MCP allows at most 128: set a shorter one with `#[mcp(name = \"...\")]`");
+                    report.add(t.cmds[j].site, KIND_LENGTH, j, 0, msg);
+                }
+            }
+            j += 1;
+        }
+    }
+
+    // Two tools with one name.
+    let mut j = 0;
+    while j < n {
+        if tool[j] {
+            let mut i = 0;
+            while i < j {
+                if tool[i] && same_tool_name(t, i, j) {
+                    let mut msg = Msg::new();
+                    msg.push("two tools are named `");
+                    push_tool_name(&mut msg, t, j);
+                    msg.push("`: ");
+                    push_command(&mut msg, t, i);
+                    msg.push(" and ");
+                    push_command(&mut msg, t, j);
+                    msg.push("; give one of them another name with `#[mcp(name = \"...\")]`");
+                    report.add(t.cmds[j].site, KIND_TOOL, i, j, msg);
+                    break;
+                }
+                i += 1;
+            }
+        }
+        j += 1;
+    }
+
+    // Two properties of one tool with one name. The exposed parameters of
+    // each command, grouped (indices into `props`, command by command), so
+    // a tool looks only at its own and its ancestors'.
+    let groups = Groups::of(t);
+    let mut scratch = [0usize; P];
+    let mut tool_at = 0;
+    while tool_at < n {
+        if tool[tool_at] {
+            check_properties(t, &groups, tool_at, &mut scratch, &mut report);
+        }
+        tool_at += 1;
+    }
+    report
+}
+
+/// Which commands are exposed, and which of those are tools, by the
+/// rules of [`rules`](crate::registry::rules) (the registry applies the
+/// same ones at run time). `host_is_tool`: whether the command at index 0
+/// is the root (a `Parser`), which is a tool when runnable.
+pub(super) const fn exposure<const C: usize, const P: usize>(
+    t: &Table<C, P>,
+    host_is_tool: bool,
+) -> ([bool; C], [bool; C]) {
+    let mut exposed = [false; C];
+    let mut tool = [false; C];
+    let mut i = 0;
+    while i < t.nc {
+        let cmd = &t.cmds[i];
+        let parent_exposed = cmd.parent == NO_PARENT || exposed[cmd.parent];
+        exposed[i] = is_exposed(parent_exposed, cmd.hide, cmd.skip);
+        tool[i] =
+            exposed[i] && is_runnable(cmd.subs != 0, cmd.sub_required) && (i != 0 || host_is_tool);
+        i += 1;
+    }
+    (exposed, tool)
+}
+
+/// The exposed parameters of each command: `grouped[first[c]..][..count[c]]`.
+pub(super) struct Groups<const C: usize, const P: usize> {
+    first: [usize; C],
+    count: [usize; C],
+    grouped: [usize; P],
+}
+
+impl<const C: usize, const P: usize> Groups<C, P> {
+    /// The parameters of `t`, command by command, hidden ones left out.
+    pub(super) const fn of(t: &Table<C, P>) -> Self {
+        let mut first = [0usize; C];
+        let mut count = [0usize; C];
+        let mut grouped = [0usize; P];
+        let mut p = 0;
+        while p < t.np {
+            if !t.props[p].hidden {
+                count[t.props[p].cmd] += 1;
+            }
+            p += 1;
+        }
+        let mut next = 0;
+        let mut c = 0;
+        while c < t.nc {
+            first[c] = next;
+            next += count[c];
+            count[c] = 0;
+            c += 1;
+        }
+        let mut p = 0;
+        while p < t.np {
+            if !t.props[p].hidden {
+                let cmd = t.props[p].cmd;
+                grouped[first[cmd] + count[cmd]] = p;
+                count[cmd] += 1;
+            }
+            p += 1;
+        }
+        Groups {
+            first,
+            count,
+            grouped,
+        }
+    }
+
+    /// The properties of the tool at `tool` (indices into `t.props`): its
+    /// own parameters, then those its ancestors offer it (globals), by the
+    /// rules of [`rules`](crate::registry::rules). Returns how many it
+    /// wrote into `visible`.
+    pub(super) const fn offered(
+        &self,
+        t: &Table<C, P>,
+        tool: usize,
+        visible: &mut [usize; P],
+    ) -> usize {
+        let mut count = 0;
+        let mut at = tool;
+        while at != NO_PARENT {
+            let mut k = 0;
+            while k < self.count[at] {
+                let p = self.grouped[self.first[at] + k];
+                if offers(at == tool, t.props[p].global, t.props[p].hidden) {
+                    visible[count] = p;
+                    count += 1;
+                }
+                k += 1;
+            }
+            at = t.cmds[at].parent;
+        }
+        count
+    }
+}
+
+const fn all_segments_valid<const C: usize, const P: usize>(t: &Table<C, P>, cmd: usize) -> bool {
+    let mut at = cmd;
+    while at != NO_PARENT {
+        if !valid_segment(t.cmds[at].name) {
+            return false;
+        }
+        at = t.cmds[at].parent;
+    }
+    true
+}
+
+const fn same_tool_name<const C: usize, const P: usize>(
+    t: &Table<C, P>,
+    i: usize,
+    j: usize,
+) -> bool {
+    let (a, b) = (&t.cmds[i], &t.cmds[j]);
+    match (a.mcp_name, b.mcp_name) {
+        (Some(x), Some(y)) => ours(a.owner, b.owner) && str_eq(x, y),
+        // The host's own (relative) name is empty, every other is not.
+        (None, None) => ours(a.owner, b.owner) && i != 0 && path_eq(t, i, j, 0),
+        // A given name against one made from a path: needs the root.
+        (Some(x), None) => t.root_known && path_is(t, j, x),
+        (None, Some(y)) => t.root_known && path_is(t, i, y),
+    }
+}
+
+/// Checks the properties of one tool: its own parameters and the globals
+/// of its ancestors.
+const fn check_properties<const C: usize, const P: usize>(
+    t: &Table<C, P>,
+    groups: &Groups<C, P>,
+    tool: usize,
+    visible: &mut [usize; P],
+    report: &mut CheckReport,
+) {
+    let count = groups.offered(t, tool, visible);
+    let mut vb = 0;
+    while vb < count {
+        let mut va = 0;
+        while va < vb {
+            // The one declared later is the one reported.
+            let (a, b) = if visible[va] < visible[vb] {
+                (visible[va], visible[vb])
+            } else {
+                (visible[vb], visible[va])
+            };
+            let (pa, pb) = (&t.props[a], &t.props[b]);
+            if ours(pa.owner, pb.owner) && str_eq(pa.name, pb.name) {
+                let mut msg = Msg::new();
+                msg.push("the tool `");
+                push_tool_name(&mut msg, t, tool);
+                msg.push("` has two properties named `");
+                msg.push(pb.name);
+                msg.push("`: ");
+                msg.push(pa.origin);
+                if pa.global {
+                    msg.push(" (global)");
+                }
+                msg.push(" and ");
+                msg.push(pb.origin);
+                if pb.global {
+                    msg.push(" (global)");
+                }
+                msg.push(
+                    "; rename one with `#[mcp(name = \"...\")]`, or hide it with `#[mcp(skip)]`",
+                );
+                report.add(pb.site, KIND_PROPERTY, a, b, msg);
+                break;
+            }
+            va += 1;
+        }
+        vb += 1;
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Root detection: `IsParser::<T>::IS` is true when `T: clap::Parser`.
+
+/// `IsParser::<T>::IS` tells whether `T` implements `clap::Parser`: the
+/// inherent constant exists only then, and the trait's default answers
+/// otherwise (bring [`NotParser`] into scope).
+pub struct IsParser<T>(core::marker::PhantomData<fn() -> T>);
+
+/// The fallback of [`IsParser`].
+pub trait NotParser {
+    /// `false`: not a root.
+    const IS: bool = false;
+}
+
+impl<T> NotParser for IsParser<T> {}
+
+impl<T: clap::Parser> IsParser<T> {
+    /// `true`: `T` is a root.
+    pub const IS: bool = true;
+}

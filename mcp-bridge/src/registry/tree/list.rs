@@ -1,0 +1,51 @@
+//! The tools the compile-time check sees, listed at run time: the same
+//! walk and the same rules, so a test can hold them against what the
+//! [`Registry`](crate::Registry) serves.
+
+use super::check::{exposure, Groups};
+use super::walk::{Table, NO_PARENT};
+use crate::registry::rules::PATH_SEPARATOR;
+use crate::spec::tree::ArgsNode;
+
+/// One tool as the compile-time check sees it: its name and its property
+/// names (own ones first, then the globals its ancestors offer it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CheckedTool {
+    /// The tool name.
+    pub name: String,
+    /// Its property names.
+    pub properties: Vec<&'static str>,
+}
+
+/// The tools of a root struct's tree, in tree order, as the compile-time
+/// check of a `Parser` root sees them. `C` and `P` come from
+/// [`size_args`](super::size_args).
+pub fn tools_of_root<const C: usize, const P: usize>(node: &ArgsNode) -> Vec<CheckedTool> {
+    let t = Table::<C, P>::of_args(node, true);
+    let (_, tool) = exposure(&t, true);
+    let groups = Groups::of(&t);
+    let mut visible = [0usize; P];
+    let mut tools = Vec::new();
+    for (index, is_tool) in tool.iter().enumerate().take(t.nc) {
+        if !is_tool {
+            continue;
+        }
+        let name = match t.cmds[index].mcp_name {
+            Some(name) => name.to_owned(),
+            None => {
+                let mut path = Vec::new();
+                let mut at = index;
+                while at != NO_PARENT {
+                    path.push(t.cmds[at].name);
+                    at = t.cmds[at].parent;
+                }
+                path.reverse();
+                path.join(PATH_SEPARATOR)
+            }
+        };
+        let count = groups.offered(&t, index, &mut visible);
+        let properties = visible[..count].iter().map(|&p| t.props[p].name).collect();
+        tools.push(CheckedTool { name, properties });
+    }
+    tools
+}

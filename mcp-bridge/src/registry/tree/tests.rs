@@ -1,0 +1,105 @@
+//! Unit tests of the compile-time tree checks.
+
+use super::msg::MSG_LEN;
+use super::*;
+use crate::spec::tree::*;
+
+const fn variant(name: &'static str, site: u32, kind: VariantKind) -> VariantNode {
+    VariantNode {
+        name,
+        site,
+        origin: "`V`",
+        layer: Layer::NONE,
+        kind,
+    }
+}
+
+/// An enum with two variants named `run`, nested in a struct.
+static TWINS: SubNode = SubNode {
+    checked: true,
+    layer: Layer::NONE,
+    variants: &[
+        variant("run", 0, VariantKind::Unit),
+        variant("run", 1, VariantKind::Unit),
+    ],
+};
+
+static GENERIC_TWINS: SubNode = SubNode {
+    checked: false,
+    ..TWINS
+};
+
+fn root(sub: &'static SubNode) -> ArgsNode {
+    ArgsNode {
+        checked: true,
+        origin: "`Cli`",
+        root_name: Some("app"),
+        root_site: 0,
+        layer: Layer::NONE,
+        items: Box::leak(Box::new([Item::Subcommand {
+            site: 1,
+            node: sub,
+            optional: false,
+        }])),
+    }
+}
+
+#[test]
+fn a_collision_is_reported_by_the_lowest_type_that_sees_it() {
+    let inner = check_sub::<3, 0>(&TWINS);
+    assert_eq!(
+        inner.message(0),
+        Some("two tools are named `…_run`: `V` (command `… run`) and `V` (command `… run`); give one of them another name with `#[mcp(name = \"...\")]`")
+    );
+    assert_eq!(inner.problems[0].site, 1, "at the second variant");
+    // The enum checks itself: the root does not repeat it.
+    assert!(check_args::<3, 0>(&root(&TWINS), true).is_ok());
+    // A generic enum does not check itself: the root does.
+    let outer = check_args::<3, 0>(&root(&GENERIC_TWINS), true);
+    assert_eq!(
+        outer.message(0),
+        Some("two tools are named `app_run`: `V` (command `app run`) and `V` (command `app run`); give one of them another name with `#[mcp(name = \"...\")]`")
+    );
+    assert_eq!(outer.problems[0].site, 1, "at the subcommand field");
+}
+
+#[test]
+fn hidden_and_skipped_commands_are_not_tools() {
+    static HIDDEN: SubNode = SubNode {
+        checked: true,
+        layer: Layer::NONE,
+        variants: &[
+            variant("run", 0, VariantKind::Unit),
+            VariantNode {
+                layer: Layer {
+                    hide: Some(true),
+                    ..Layer::NONE
+                },
+                ..variant("run", 1, VariantKind::Unit)
+            },
+            VariantNode {
+                layer: Layer {
+                    mcp_skip: true,
+                    ..Layer::NONE
+                },
+                ..variant("run", 2, VariantKind::Unit)
+            },
+        ],
+    };
+    assert!(check_sub::<4, 0>(&HIDDEN).is_ok());
+}
+
+#[test]
+fn messages_are_cut_at_a_character_boundary() {
+    let mut msg = Msg::new();
+    for _ in 0..MSG_LEN {
+        msg.push("é");
+    }
+    assert!(msg.as_str().ends_with('…'));
+    assert!(msg.as_str().len() <= MSG_LEN);
+    let mut msg = Msg::new();
+    msg.push_number(0);
+    msg.push(" ");
+    msg.push_number(129);
+    assert_eq!(msg.as_str(), "0 129");
+}

@@ -1,0 +1,203 @@
+//! Framing: one line of bytes → one rmcp message, or the JSON-RPC error
+//! that answers it (with the request id whenever it can be read).
+
+use rmcp::service::RxJsonRpcMessage;
+use rmcp::RoleServer;
+use serde_json::{json, Value};
+
+/// What to do with one received line.
+#[derive(Debug)]
+pub(crate) enum Decoded {
+    Message(Box<RxJsonRpcMessage<RoleServer>>),
+    /// Nothing to do (blank line, or a notification we cannot read: a
+    /// notification never gets a response).
+    Skip,
+    /// Answer with this JSON-RPC error response.
+    Reply(Value),
+}
+
+/// Turns one line (without its newline) into a message or an error reply.
+pub(crate) fn decode_line(line: &[u8]) -> Decoded {
+    let line = line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line);
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    if line.iter().all(u8::is_ascii_whitespace) {
+        return Decoded::Skip;
+    }
+    match serde_json::from_slice::<RxJsonRpcMessage<RoleServer>>(line) {
+        Ok(message) => Decoded::Message(Box::new(message)),
+        Err(error) => {
+            let parsed: Option<Value> = serde_json::from_slice(line).ok();
+            let (code, kind) = match &parsed {
+                Some(_) => (-32600, "Invalid Request"),
+                None => (-32700, "Parse error"),
+            };
+            let id = match &parsed {
+                Some(value) => value.get("id").cloned().filter(is_valid_id),
+                None => recover_id(line),
+            };
+            let is_notification = parsed
+                .as_ref()
+                .is_some_and(|v| v.get("method").is_some() && v.get("id").is_none());
+            if is_notification {
+                tracing::debug!("ignoring a notification that could not be read: {error}");
+                return Decoded::Skip;
+            }
+            tracing::warn!("refusing an incoming line ({kind}): {error}");
+            Decoded::Reply(error_response(id, code, &format!("{kind}: {error}")))
+        }
+    }
+}
+
+pub(super) fn error_response(id: Option<Value>, code: i64, message: &str) -> Value {
+    json!({
+        "jsonrpc": "2.0",
+        "id": id.unwrap_or(Value::Null),
+        "error": { "code": code, "message": message },
+    })
+}
+
+fn is_valid_id(id: &Value) -> bool {
+    id.is_string() || id.is_i64() || id.is_u64()
+}
+
+/// Finds the top-level `"id"` of a line that is not valid JSON (truncated,
+/// or nested too deep), scanning without building a value.
+pub(crate) fn recover_id(line: &[u8]) -> Option<Value> {
+    let text = std::str::from_utf8(line).ok()?;
+    let bytes = text.as_bytes();
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => depth = depth.saturating_sub(1),
+            b'"' => {
+                let end = string_end(bytes, i)?;
+                let key = &text[i + 1..end];
+                i = end + 1;
+                if depth == 1 && key == "id" {
+                    let rest = text[i..].trim_start();
+                    if let Some(rest) = rest.strip_prefix(':') {
+                        return read_id_value(rest.trim_start());
+                    }
+                }
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The index of the quote closing the string that opens at `start`.
+fn string_end(bytes: &[u8], start: usize) -> Option<usize> {
+    let mut i = start + 1;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => i += 2,
+            b'"' => return Some(i),
+            _ => i += 1,
+        }
+    }
+    None
+}
+
+fn read_id_value(text: &str) -> Option<Value> {
+    if text.starts_with('"') {
+        let end = string_end(text.as_bytes(), 0)?;
+        return serde_json::from_str(&text[..=end]).ok();
+    }
+    // Take the whole number token (fractions and exponents included), so
+    // `1.5` is not misread as `1`; only integers are valid ids.
+    let end = text
+        .find(|c: char| !(c.is_ascii_digit() || matches!(c, '-' | '+' | '.' | 'e' | 'E')))
+        .unwrap_or(text.len());
+    serde_json::from_str::<Value>(&text[..end])
+        .ok()
+        .filter(is_valid_id)
+}
+
+pub(super) fn reply_bytes(reply: &Value) -> Vec<u8> {
+    let mut bytes = reply.to_string().into_bytes();
+    bytes.push(b'\n');
+    bytes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn garbage_gets_a_parse_error_without_id() {
+        let Decoded::Reply(reply) = decode_line(b"this is not json") else {
+            panic!()
+        };
+        assert_eq!(reply["error"]["code"], -32700);
+        assert_eq!(reply["id"], Value::Null);
+    }
+
+    #[test]
+    fn truncated_request_keeps_its_id() {
+        let Decoded::Reply(reply) =
+            decode_line(br#"{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"#)
+        else {
+            panic!()
+        };
+        assert_eq!(reply["error"]["code"], -32700);
+        assert_eq!(reply["id"], 42);
+    }
+
+    #[test]
+    fn too_deep_request_keeps_its_string_id() {
+        let deep = format!(
+            r#"{{"jsonrpc":"2.0","id":"abc","method":"tools/call","params":{{"name":"x","arguments":{{"a":{}1{}}}}}}}"#,
+            "[".repeat(200),
+            "]".repeat(200)
+        );
+        let Decoded::Reply(reply) = decode_line(deep.as_bytes()) else {
+            panic!()
+        };
+        assert_eq!(reply["error"]["code"], -32700);
+        assert_eq!(reply["id"], "abc");
+    }
+
+    #[test]
+    fn wrong_shape_gets_invalid_request_with_id() {
+        let Decoded::Reply(reply) = decode_line(br#"{"jsonrpc":"2.0","id":7,"result":{"#) else {
+            panic!()
+        };
+        assert_eq!(reply["id"], 7);
+        let Decoded::Reply(reply) = decode_line(br#"{"id":8,"foo":true}"#) else {
+            panic!()
+        };
+        assert_eq!(reply["error"]["code"], -32600);
+        assert_eq!(reply["id"], 8);
+    }
+
+    #[test]
+    fn fractional_ids_are_not_recovered() {
+        assert_eq!(recover_id(br#"{"id":1.5,"method":"x","params":{"#), None);
+        assert_eq!(recover_id(br#"{"id":1e3,"method":"x","params":{"#), None);
+        assert_eq!(
+            recover_id(br#"{"id": -4 ,"method":"x","params":{"#),
+            Some(Value::from(-4))
+        );
+    }
+
+    #[test]
+    fn nested_id_is_not_taken_for_the_request_id() {
+        assert_eq!(recover_id(br#"{"params":{"id":5},"method":"x""#), None);
+    }
+
+    #[test]
+    fn blank_lines_are_skipped() {
+        assert!(matches!(decode_line(b"  \r"), Decoded::Skip));
+    }
+
+    #[test]
+    fn valid_request_is_a_message() {
+        let line = br#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
+        assert!(matches!(decode_line(line), Decoded::Message(_)));
+    }
+}

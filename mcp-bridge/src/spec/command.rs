@@ -1,0 +1,205 @@
+//! Commands and tools: the tree the derive fills once, and the flat tools
+//! the registry makes of it.
+
+use serde::Serialize;
+
+use super::ParamSpec;
+
+/// One command of the CLI as clap would build it: its name, help texts,
+/// arguments and subcommands.
+///
+/// ```
+/// use mcp_bridge::spec::CommandSpec;
+/// let root = CommandSpec::new("taskctl");
+/// assert_eq!(root.name, "taskctl");
+/// assert!(root.subcommands.is_empty());
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CommandSpec {
+    /// The name clap gives the command (`#[command(name)]`, or the variant
+    /// name cased by `rename_all`).
+    pub name: String,
+    /// Short help (`about`), as clap derives it from the doc comment.
+    pub about: Option<String>,
+    /// Long help (`long_about`), as clap derives it from the doc comment.
+    pub long_about: Option<String>,
+    /// `#[command(hide = true)]`: not listed, not exposed.
+    pub hidden: bool,
+    /// Arguments declared on this command (globals of ancestors excluded).
+    pub params: Vec<ParamSpec>,
+    /// Subcommands in declaration order.
+    pub subcommands: Vec<CommandSpec>,
+    /// Whether a subcommand must be given; a parent whose subcommand is
+    /// optional is itself runnable.
+    pub subcommand_required: bool,
+    /// Version string shown by `--version`, when the command has one.
+    pub version: Option<String>,
+    /// `#[mcp(...)]` refinements.
+    pub mcp: McpAttrs,
+    /// Argument groups of this command.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub groups: Vec<GroupSpec>,
+    /// How the typed build reaches this command from its parent: the
+    /// variant indices each enum on the way consumes.
+    #[serde(skip)]
+    pub selector: Vec<u32>,
+}
+
+/// Refinements given with `#[mcp(...)]` on a command.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct McpAttrs {
+    /// `#[mcp(name = "...")]`: the tool name, replacing the joined path.
+    pub name: Option<String>,
+    /// `#[mcp(description = "...")]`: replaces the derived description.
+    pub description: Option<String>,
+    /// `#[mcp(skip)]`: the command (and everything below it) is not exposed.
+    pub skip: bool,
+}
+
+impl CommandSpec {
+    /// An empty command named `name`.
+    pub fn new(name: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            about: None,
+            long_about: None,
+            hidden: false,
+            params: Vec::new(),
+            subcommands: Vec::new(),
+            subcommand_required: false,
+            version: None,
+            mcp: McpAttrs::default(),
+            groups: Vec::new(),
+            selector: Vec::new(),
+        }
+    }
+
+    /// Adds arguments to group `id`, creating it with clap's defaults (not
+    /// required, at most one member) when no declaration made it.
+    #[doc(hidden)]
+    pub fn add_to_group(&mut self, id: &str, members: &[&str]) {
+        let group = match self.groups.iter_mut().position(|g| g.id == id) {
+            Some(index) => &mut self.groups[index],
+            None => {
+                self.groups
+                    .push(GroupSpec::new(id, &[], false, false, &[], &[]));
+                self.groups.last_mut().expect("just pushed")
+            }
+        };
+        for member in members {
+            if !group.members.iter().any(|m| m == member) {
+                group.members.push((*member).to_owned());
+            }
+        }
+    }
+
+    /// Applies one layer of command attributes, the way clap applies builder
+    /// calls in order: a later layer overrides what it sets.
+    #[doc(hidden)]
+    pub fn apply(&mut self, layer: &CommandLayer) {
+        if let Some(about) = &layer.about {
+            self.about = about.map(str::to_owned);
+        }
+        if let Some(long_about) = &layer.long_about {
+            self.long_about = long_about.map(str::to_owned);
+        }
+        if let Some(hide) = layer.hide {
+            self.hidden = hide;
+        }
+        if let Some(version) = layer.version {
+            self.version = Some(version.to_owned());
+        }
+        if let Some(name) = layer.mcp_name {
+            self.mcp.name = Some(name.to_owned());
+        }
+        if let Some(description) = layer.mcp_description {
+            self.mcp.description = Some(description.to_owned());
+        }
+        if layer.mcp_skip {
+            self.mcp.skip = true;
+        }
+    }
+}
+
+/// The attributes of one struct, enum or variant, applied to a command in
+/// the order clap applies them.
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy, Default)]
+pub struct CommandLayer {
+    pub about: Option<Option<&'static str>>,
+    pub long_about: Option<Option<&'static str>>,
+    pub hide: Option<bool>,
+    pub version: Option<&'static str>,
+    pub mcp_name: Option<&'static str>,
+    pub mcp_description: Option<&'static str>,
+    pub mcp_skip: bool,
+}
+
+/// An argument group (`#[group(...)]`, `#[arg(group = "...")]`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GroupSpec {
+    /// The group's id.
+    pub id: String,
+    /// Ids of its member arguments.
+    pub members: Vec<String>,
+    /// At least one member must be given.
+    pub required: bool,
+    /// More than one member may be given.
+    pub multiple: bool,
+    /// Ids the group conflicts with.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub conflicts_with: Vec<String>,
+    /// Ids the group requires.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub requires: Vec<String>,
+}
+
+impl GroupSpec {
+    /// A group as declared.
+    pub fn new(
+        id: &str,
+        members: &[&str],
+        required: bool,
+        multiple: bool,
+        conflicts_with: &[&str],
+        requires: &[&str],
+    ) -> Self {
+        let owned = |ids: &[&str]| ids.iter().map(|s| (*s).to_owned()).collect();
+        Self {
+            id: id.to_owned(),
+            members: owned(members),
+            required,
+            multiple,
+            conflicts_with: owned(conflicts_with),
+            requires: owned(requires),
+        }
+    }
+}
+
+/// A runnable command exposed as an MCP tool.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolSpec {
+    /// The tool name (`taskctl_task_add`).
+    pub name: String,
+    /// The command path, root first (`["taskctl", "task", "add"]`).
+    pub path: Vec<String>,
+    /// The description: the command path, then its help text.
+    pub description: String,
+    /// Every property: local arguments, then globals of ancestors.
+    pub params: Vec<ParamSpec>,
+    /// Argument groups of the command.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub groups: Vec<GroupSpec>,
+    /// The variant indices the typed build follows to reach this command.
+    #[serde(skip)]
+    pub route: Vec<u32>,
+}
+
+impl ToolSpec {
+    /// The parameter a property name refers to.
+    pub fn param(&self, name: &str) -> Option<&ParamSpec> {
+        self.params.iter().find(|p| p.name == name)
+    }
+}

@@ -1,0 +1,24 @@
+//! The static description of a CLI: commands, parameters, value types and
+//! relations, and their JSON Schema.
+//!
+//! Generated code fills a [`CommandSpec`] tree once (`mcp_augment`); the
+//! [`Registry`](crate::Registry) flattens it into [`ToolSpec`]s. Nothing
+//! here calls into clap: these specs are what `tools/list` is answered
+//! from.
+
+mod command;
+#[doc(hidden)]
+pub mod known;
+mod param;
+pub(crate) mod relations;
+mod schema;
+#[doc(hidden)]
+pub mod tree;
+mod value;
+
+pub use command::{CommandLayer, CommandSpec, GroupSpec, McpAttrs, ToolSpec};
+pub use param::{ParamAction, ParamKind, ParamRelations, ParamSpec};
+pub use schema::output_schema;
+pub(crate) use value::describe_range;
+pub use value::PrimitiveInteger;
+pub use value::{Arity, StringFacets, ValueType};

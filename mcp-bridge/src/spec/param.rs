@@ -1,0 +1,296 @@
+//! Parameters: one clap argument as the client sees it, with the builder
+//! the generated code fills it with.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::{Arity, ValueType};
+
+/// Whether a parameter is a flag (`--long` / `-s`) or a positional argument.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase", tag = "kind")]
+pub enum ParamKind {
+    /// A flag or option, given as `--long` (or `-s`) on the command line.
+    Flag {
+        /// The long name without dashes, if any.
+        long: Option<String>,
+        /// The short name, if any.
+        short: Option<char>,
+    },
+    /// A positional argument.
+    Positional,
+}
+
+/// One parameter of a tool: a clap argument as the client sees it.
+///
+/// ```
+/// use mcp_bridge::spec::{ParamSpec, ValueType};
+/// let p = ParamSpec::positional("title", ValueType::string()).required(true);
+/// assert_eq!(p.name, "title");
+/// assert_eq!(p.property_schema()["type"], "string");
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ParamSpec {
+    /// The property name in the tool's input schema: the long name as clap
+    /// shows it in `--help` for flags, the id for positionals.
+    pub name: String,
+    /// The clap id of the argument.
+    pub id: String,
+    /// Flag or positional.
+    pub kind: ParamKind,
+    /// The type of one value.
+    pub value_type: ValueType,
+    /// Whether the property must be present.
+    pub required: bool,
+    /// Whether it takes a list of values (`Vec<T>`, `Append`, `num_args`).
+    pub multiple: bool,
+    /// Smallest number of values when `multiple` and required.
+    pub min_items: Option<u32>,
+    /// Largest number of values (`num_args` on a single-use list).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_items: Option<u32>,
+    /// The default, typed (`10`, not `"10"`).
+    pub default: Option<Value>,
+    /// The default as clap stores it, before parsing.
+    #[serde(skip)]
+    pub default_text: Vec<String>,
+    /// Help text from the doc comment or `help`/`long_help`.
+    pub description: Option<String>,
+    /// `global = true`: offered on every subcommand below.
+    pub global: bool,
+    /// Hidden from the tool schema (`#[arg(hide = true)]`, `#[mcp(skip)]`).
+    pub hidden: bool,
+    /// What giving the argument does (clap's `ArgAction`).
+    pub action: ParamAction,
+    /// Relations to other arguments.
+    #[serde(skip_serializing_if = "ParamRelations::is_empty")]
+    pub relations: ParamRelations,
+    /// `env = "NAME"`: when the property is absent, the server's
+    /// environment variable is read, as clap does.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub env: Option<String>,
+    /// `null` is accepted: the flag given without a value
+    /// (`num_args = 0..=1`, `Option<Option<T>>`).
+    pub nullable: bool,
+}
+
+/// What giving an argument does, as clap's `ArgAction`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ParamAction {
+    /// Takes a value (or values, with `num_args`).
+    Set,
+    /// Takes values, repeatable.
+    Append,
+    /// A flag setting `true` (`--force`).
+    SetTrue,
+    /// A flag setting `false` (`--no-color`).
+    SetFalse,
+    /// A flag counting its occurrences (`-vvv`).
+    Count,
+}
+
+/// Relations one argument declares, by clap ids (of arguments or groups).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ParamRelations {
+    /// `conflicts_with(_all)`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub conflicts_with: Vec<String>,
+    /// `requires(_all)`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub requires: Vec<String>,
+    /// `required_unless_present(_any)`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub required_unless_any: Vec<String>,
+    /// `required_unless_present_all`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub required_unless_all: Vec<String>,
+    /// `required_if_eq(arg, value)`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub required_if_eq: Vec<(String, String)>,
+    /// `exclusive = true`: no other argument may be given with it.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub exclusive: bool,
+}
+
+impl ParamRelations {
+    /// Whether no relation is declared.
+    pub fn is_empty(&self) -> bool {
+        *self == Self::default()
+    }
+
+    /// Whether the argument is required only under a condition.
+    pub fn is_conditional(&self) -> bool {
+        !self.required_unless_any.is_empty()
+            || !self.required_unless_all.is_empty()
+            || !self.required_if_eq.is_empty()
+    }
+}
+
+impl ParamSpec {
+    /// A flag named by its long name.
+    pub fn flag(
+        id: impl Into<String>,
+        long: Option<&str>,
+        short: Option<char>,
+        value_type: ValueType,
+    ) -> Self {
+        let id = id.into();
+        let name = long.map(str::to_owned).unwrap_or_else(|| id.clone());
+        Self::new(
+            name,
+            id,
+            ParamKind::Flag {
+                long: long.map(str::to_owned),
+                short,
+            },
+            value_type,
+        )
+    }
+
+    /// A positional argument named by its id.
+    pub fn positional(id: impl Into<String>, value_type: ValueType) -> Self {
+        let id = id.into();
+        Self::new(id.clone(), id, ParamKind::Positional, value_type)
+    }
+
+    fn new(name: String, id: String, kind: ParamKind, value_type: ValueType) -> Self {
+        Self {
+            name,
+            id,
+            kind,
+            value_type,
+            required: false,
+            multiple: false,
+            min_items: None,
+            max_items: None,
+            default: None,
+            default_text: Vec::new(),
+            description: None,
+            global: false,
+            hidden: false,
+            action: ParamAction::Set,
+            relations: ParamRelations::default(),
+            env: None,
+            nullable: false,
+        }
+    }
+
+    /// Sets clap's action.
+    pub fn action(mut self, action: ParamAction) -> Self {
+        self.action = action;
+        self
+    }
+
+    /// Sets the relations.
+    pub fn relations(mut self, relations: ParamRelations) -> Self {
+        self.relations = relations;
+        self
+    }
+
+    /// Reads `name` from the environment when absent. A required argument
+    /// whose variable is set when the server starts is no longer required.
+    pub fn env(mut self, name: Option<&str>) -> Self {
+        if let Some(name) = name {
+            if std::env::var_os(name).is_some() {
+                self.required = false;
+            }
+            self.env = Some(name.to_owned());
+        }
+        self
+    }
+
+    /// Records how many values one use takes (`num_args`): a single-use
+    /// list gets `minItems`/`maxItems`; a repeatable one with a fixed
+    /// count per use says so in its description.
+    pub fn arity(mut self, arity: Arity) -> Self {
+        if arity.repeatable {
+            if arity.min > 1 || arity.max.is_some_and(|max| max > 1) {
+                let note = format!("({})", arity.describe());
+                self.description = Some(match self.description.take() {
+                    Some(text) => format!("{text} {note}"),
+                    None => note,
+                });
+            }
+        } else {
+            if arity.min > 1 {
+                self.min_items = Some(arity.min);
+            }
+            self.max_items = arity.max;
+        }
+        self
+    }
+
+    /// Accepts `null` (the flag given without a value).
+    pub fn nullable(mut self, nullable: bool) -> Self {
+        self.nullable = nullable;
+        self
+    }
+
+    /// Sets whether the property is required.
+    pub fn required(mut self, required: bool) -> Self {
+        self.required = required;
+        self
+    }
+
+    /// Makes the parameter take a list of values.
+    pub fn multiple(mut self, min_items: Option<u32>) -> Self {
+        self.multiple = true;
+        self.min_items = min_items;
+        self
+    }
+
+    /// Sets the default from clap's textual default(s); empty strings and
+    /// empty lists are not shown, as in `--help`.
+    pub fn default_text<I, S>(mut self, texts: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.default_text = texts.into_iter().map(Into::into).collect();
+        self.default = if self.multiple {
+            (!self.default_text.is_empty()).then(|| {
+                Value::Array(
+                    self.default_text
+                        .iter()
+                        .map(|t| self.value_type.typed_default(t))
+                        .collect(),
+                )
+            })
+        } else {
+            self.default_text
+                .first()
+                .filter(|text| !text.is_empty())
+                .map(|text| self.value_type.typed_default(text))
+        };
+        self
+    }
+
+    /// Sets the description.
+    pub fn description(mut self, description: Option<&str>) -> Self {
+        self.description = description.map(str::to_owned);
+        self
+    }
+
+    /// Marks the argument global.
+    pub fn global(mut self, global: bool) -> Self {
+        self.global = global;
+        self
+    }
+
+    /// Marks the argument hidden.
+    pub fn hidden(mut self, hidden: bool) -> Self {
+        self.hidden = hidden;
+        self
+    }
+
+    /// Renames the property (`#[mcp(name = "...")]`).
+    pub fn rename(mut self, name: Option<&str>) -> Self {
+        if let Some(name) = name {
+            self.name = name.to_owned();
+        }
+        self
+    }
+}

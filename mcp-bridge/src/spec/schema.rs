@@ -1,0 +1,145 @@
+//! JSON Schema rendering: one value, one property, a tool's input, and
+//! the shared output schema.
+
+use serde_json::{json, Map, Value};
+
+use super::{ParamSpec, ToolSpec, ValueType};
+
+impl ValueType {
+    /// The JSON Schema of one value of this type.
+    pub fn schema(&self) -> Map<String, Value> {
+        let mut schema = Map::new();
+        schema.insert("type".into(), self.json_type().into());
+        match self {
+            ValueType::String(facets) => {
+                if let Some(format) = facets.format {
+                    schema.insert("format".into(), format.into());
+                }
+                if !facets.any_format.is_empty() {
+                    let alternatives: Vec<Value> = facets
+                        .any_format
+                        .iter()
+                        .map(|format| json!({ "format": format }))
+                        .collect();
+                    schema.insert("anyOf".into(), alternatives.into());
+                }
+                if let Some(pattern) = facets.pattern {
+                    schema.insert("pattern".into(), pattern.into());
+                }
+                if let Some(min) = facets.min_length {
+                    schema.insert("minLength".into(), min.into());
+                }
+                if let Some(max) = facets.max_length {
+                    schema.insert("maxLength".into(), max.into());
+                }
+                if !facets.examples.is_empty() {
+                    schema.insert("examples".into(), facets.examples.into());
+                }
+            }
+            ValueType::Integer { minimum, maximum } => {
+                if let Some(min) = minimum {
+                    schema.insert("minimum".into(), integer_json(*min));
+                }
+                if let Some(max) = maximum {
+                    schema.insert("maximum".into(), integer_json(*max));
+                }
+            }
+            ValueType::Enum { values } => {
+                schema.insert("enum".into(), values.clone().into());
+            }
+            ValueType::Map { values } => {
+                schema.insert("additionalProperties".into(), values.schema().into());
+            }
+            ValueType::Number | ValueType::Boolean => {}
+        }
+        schema
+    }
+}
+
+fn integer_json(value: i128) -> Value {
+    if let Ok(small) = i64::try_from(value) {
+        Value::from(small)
+    } else if let Ok(unsigned) = u64::try_from(value) {
+        Value::from(unsigned)
+    } else {
+        // Beyond 64 bits JSON numbers lose precision in most clients anyway.
+        Value::from(value as f64)
+    }
+}
+
+impl ParamSpec {
+    /// The JSON Schema of this property.
+    pub fn property_schema(&self) -> Value {
+        let item = self.value_type.schema();
+        let mut schema = if self.multiple {
+            let mut array = Map::new();
+            array.insert("type".into(), "array".into());
+            array.insert("items".into(), item.into());
+            if let Some(min) = self.min_items {
+                array.insert("minItems".into(), min.into());
+            }
+            if let Some(max) = self.max_items {
+                array.insert("maxItems".into(), max.into());
+            }
+            array
+        } else {
+            item
+        };
+        if self.nullable {
+            let json_type = schema.remove("type").unwrap_or(Value::Null);
+            schema.insert("type".into(), json!([json_type, "null"]));
+        }
+        if let Some(description) = &self.description {
+            schema.insert("description".into(), description.clone().into());
+        }
+        if let Some(default) = &self.default {
+            schema.insert("default".into(), default.clone());
+        }
+        Value::Object(schema)
+    }
+}
+
+impl ToolSpec {
+    /// The tool's input schema: `type: object`, one property per
+    /// parameter, `required`, `additionalProperties: false`.
+    pub fn input_schema(&self) -> Map<String, Value> {
+        let mut properties = Map::new();
+        let mut required = Vec::new();
+        for param in &self.params {
+            properties.insert(param.name.clone(), param.property_schema());
+            if param.required {
+                required.push(Value::from(param.name.clone()));
+            }
+        }
+        let mut schema = Map::new();
+        schema.insert("type".into(), "object".into());
+        schema.insert("properties".into(), properties.into());
+        if !required.is_empty() {
+            schema.insert("required".into(), required.into());
+        }
+        schema.insert("additionalProperties".into(), false.into());
+        let rules = super::relations::schema_rules(self);
+        if !rules.is_empty() {
+            schema.insert("allOf".into(), rules.into());
+        }
+        schema
+    }
+}
+
+/// The output schema every tool shares: what the command printed and its
+/// exit code.
+pub fn output_schema() -> Map<String, Value> {
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "stdout": { "type": "string", "description": "What the command wrote to standard output" },
+            "stderr": { "type": "string", "description": "What the command wrote to standard error" },
+            "exitCode": { "type": "integer", "description": "The command's exit code; 0 means success" }
+        },
+        "required": ["stdout", "stderr", "exitCode"]
+    });
+    match schema {
+        Value::Object(map) => map,
+        _ => unreachable!("a JSON object literal"),
+    }
+}

@@ -1,0 +1,160 @@
+//! One source of truth for what is exposed: the compile-time tree check
+//! and the run-time [`Registry`] apply the same rules (`registry::rules`),
+//! so the tools (names and properties) the check accepted at `cargo build`
+//! are exactly the tools the registry serves.
+
+use std::collections::BTreeSet;
+
+use clap::{Args, Parser, Subcommand};
+use mcp_bridge::__private::tree::{size_args, tools_of_root, CheckedTool};
+use mcp_bridge::{McpArgs, McpCommand, McpTool, Registry};
+
+/// The tools as the registry serves them, in the check's terms.
+fn served<C: McpCommand>() -> Vec<(String, BTreeSet<String>)> {
+    Registry::<C>::new()
+        .expect("a valid tree")
+        .tools()
+        .map(|tool| {
+            let properties = tool.params.iter().map(|p| p.name.clone()).collect();
+            (tool.name.clone(), properties)
+        })
+        .collect()
+}
+
+fn checked(tools: Vec<CheckedTool>) -> Vec<(String, BTreeSet<String>)> {
+    tools
+        .into_iter()
+        .map(|tool| {
+            let properties: BTreeSet<String> =
+                tool.properties.iter().map(|p| (*p).to_owned()).collect();
+            assert_eq!(
+                properties.len(),
+                tool.properties.len(),
+                "the check accepted a tool with a repeated property: {tool:?}"
+            );
+            (tool.name, properties)
+        })
+        .collect()
+}
+
+macro_rules! agree {
+    ($cli:ty) => {{
+        const NODE: &mcp_bridge::__private::tree::ArgsNode = <$cli as McpArgs>::MCP_NODE;
+        const SIZE: (usize, usize) = size_args(NODE);
+        let at_compile_time = checked(tools_of_root::<{ SIZE.0 }, { SIZE.1 }>(NODE));
+        let at_run_time = served::<$cli>();
+        assert_eq!(at_compile_time, at_run_time, "{}", stringify!($cli));
+        at_run_time
+    }};
+}
+
+#[test]
+fn the_examples_agree() {
+    assert!(!agree!(examples::taskctl::Cli).is_empty());
+    assert!(!agree!(examples::awkward::Cli).is_empty());
+}
+
+/// Every exposure rule at once: hidden and skipped commands (and what is
+/// below them), hidden and skipped arguments, globals at several levels,
+/// a runnable parent, `#[mcp(name)]`, flatten at both levels.
+#[derive(Parser, McpTool, Debug)]
+#[command(name = "rules")]
+struct Rules {
+    /// Global at the root
+    #[arg(long, global = true)]
+    verbose: bool,
+    /// Not global: only the root has it, and the root is not a tool
+    #[arg(long)]
+    config: Option<String>,
+    #[command(flatten)]
+    shared: Shared,
+    #[command(subcommand)]
+    command: Top,
+}
+
+#[derive(Args, McpTool, Debug)]
+struct Shared {
+    /// Global, from a flattened struct
+    #[arg(long, global = true)]
+    color: Option<String>,
+    /// Hidden global: offered nowhere
+    #[arg(long, global = true, hide = true)]
+    trace: bool,
+}
+
+#[derive(Subcommand, McpTool, Debug)]
+enum Top {
+    /// A leaf
+    Run {
+        target: String,
+        #[arg(long, hide = true)]
+        secret: Option<String>,
+        #[mcp(skip)]
+        #[arg(long)]
+        internal: Option<String>,
+    },
+    /// Hidden: not a tool, nor anything below it
+    #[command(hide = true)]
+    Debug {
+        #[command(subcommand)]
+        inner: Inner,
+    },
+    /// Skipped
+    #[mcp(skip)]
+    Admin,
+    /// A parent that runs without a subcommand
+    Remote(RemoteArgs),
+    /// Renamed
+    #[mcp(name = "status_now")]
+    Status,
+    #[command(flatten)]
+    More(More),
+}
+
+#[derive(Args, McpTool, Debug)]
+struct RemoteArgs {
+    /// Global below the root
+    #[arg(long, global = true)]
+    host: Option<String>,
+    #[command(subcommand)]
+    command: Option<Inner>,
+}
+
+#[derive(Subcommand, McpTool, Debug)]
+enum Inner {
+    /// Adds
+    Add { name: String },
+    /// Removes
+    #[command(hide = true)]
+    Remove { name: String },
+}
+
+#[derive(Subcommand, McpTool, Debug)]
+enum More {
+    /// From a flattened enum
+    Extra {
+        #[arg(long)]
+        level: u8,
+    },
+}
+
+#[test]
+fn every_exposure_rule_agrees() {
+    let tools = agree!(Rules);
+    let names: Vec<&str> = tools.iter().map(|(name, _)| name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "rules_run",
+            "rules_remote",
+            "rules_remote_add",
+            "status_now",
+            "rules_extra"
+        ]
+    );
+    let add = &tools[2].1;
+    let expected: BTreeSet<String> = ["name", "host", "verbose", "color"]
+        .map(String::from)
+        .into();
+    assert_eq!(add, &expected);
+}
