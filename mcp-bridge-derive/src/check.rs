@@ -1,18 +1,18 @@
 //! Checks one derive can make on its own, all reported through the
 //! accumulator. (Checks across types — tool names made from command paths,
-//! collisions, globals — run in `const` items: see `const_tree.rs`.)
+//! collisions, globals — run in `const` items: see `expand/tree.rs`.)
 
 use std::collections::HashMap;
 
 use quote::ToTokens;
 use syn::{Expr, Type};
 
-use crate::attr::Spanned;
 use crate::ctxt::Ctxt;
 use crate::model::{
-    self, Action, Arg, Builtin, DefaultValue, Field, FieldKind, Input, ValueKind, VariantKind,
+    Action, Arg, Builtin, DefaultValue, Field, FieldKind, Input, Int, Spanned, ValueKind,
+    VariantKind,
 };
-use crate::naming::is_valid_tool_name;
+use crate::parse::lit::int_literal;
 
 pub(crate) fn check(cx: &Ctxt, input: &Input<'_>) {
     match input {
@@ -44,7 +44,33 @@ fn check_fields(cx: &Ctxt, fields: &[Field<'_>]) {
     }
 }
 
-const NAME_RULE: &str = "MCP tool names are 1 to 128 characters of A-Z, a-z, 0-9, `_`, `.` and `-`";
+// ---------------------------------------------------------------------------
+// The MCP rule for tool names.
+//
+// The runtime holds the same rule (`is_valid_tool_name` and
+// `MAX_TOOL_NAME` in its `registry` (`registry/rules.rs`), which the
+// compile-time tree checks also use). The derive cannot depend on the
+// runtime, so this is its copy, and a test in the tests crate ties the two.
+// Every check of a tool name in the derive goes through these items.
+
+/// The longest tool name MCP allows, in bytes (all allowed characters are
+/// ASCII).
+const MAX_TOOL_NAME: usize = 128;
+
+/// The rule as error messages state it.
+const TOOL_NAME_RULE: &str =
+    "MCP tool names are 1 to 128 characters of A-Z, a-z, 0-9, `_`, `.` and `-`";
+
+/// Whether `c` may appear in a tool name.
+fn is_tool_name_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-')
+}
+
+/// The MCP rule for tool names: 1 to [`MAX_TOOL_NAME`] characters of
+/// `[A-Za-z0-9_.-]`.
+fn is_valid_tool_name(name: &str) -> bool {
+    (1..=MAX_TOOL_NAME).contains(&name.len()) && name.chars().all(is_tool_name_char)
+}
 
 fn check_tool_name(cx: &Ctxt, name: Option<&Spanned<String>>) {
     let Some(name) = name else { return };
@@ -53,12 +79,12 @@ fn check_tool_name(cx: &Ctxt, name: Option<&Spanned<String>>) {
     }
     let why = match name.value.chars().count() {
         0 => "it is empty".to_owned(),
-        n if n > 128 => format!("it has {n} characters"),
+        n if n > MAX_TOOL_NAME => format!("it has {n} characters"),
         _ => {
             let bad = name
                 .value
                 .chars()
-                .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-')))
+                .find(|c| !is_tool_name_char(*c))
                 .unwrap_or(' ');
             format!("{bad:?} is not allowed")
         }
@@ -66,7 +92,7 @@ fn check_tool_name(cx: &Ctxt, name: Option<&Spanned<String>>) {
     cx.error_span(
         name.span,
         format!(
-            "`{}` is not a valid MCP tool name ({why}): {NAME_RULE}",
+            "`{}` is not a valid MCP tool name ({why}): {TOOL_NAME_RULE}",
             name.value
         ),
     );
@@ -122,14 +148,13 @@ const TYPE_HINT: &str = "give the field a `value_parser`, use a type implementin
 /// the derive cannot judge by their syntax are checked by the trait bound
 /// on `McpValue`, whose message says the same.
 fn check_value_type(cx: &Ctxt, arg: &Arg) {
-    if !matches!(arg.action, Action::Set | Action::Append)
-        || crate::skipped::bypasses_conversion(arg)
-    {
+    // A skipped argument built directly needs no conversion.
+    if !matches!(arg.action, Action::Set | Action::Append) || arg.direct.is_some() {
         return;
     }
     let ty = match &arg.value {
         ValueKind::Builtin(_) | ValueKind::Auto | ValueKind::Enum => &arg.inner,
-        ValueKind::Map { value } => value,
+        ValueKind::Map { value, .. } => value,
         // A parser of the user's makes the value.
         ValueKind::OneOf(_)
         | ValueKind::Range { .. }
@@ -224,7 +249,7 @@ enum Accepts {
     Integer {
         min: i128,
         max: i128,
-        ty: String,
+        ty: &'static str,
     },
     Float,
     Bool,
@@ -233,40 +258,43 @@ enum Accepts {
     OneOf(Vec<String>, bool),
 }
 
-fn integer_bounds(name: &str) -> Option<(i128, i128)> {
-    Some(match name {
-        "i8" => (i8::MIN.into(), i8::MAX.into()),
-        "i16" => (i16::MIN.into(), i16::MAX.into()),
-        "i32" => (i32::MIN.into(), i32::MAX.into()),
-        "i64" | "isize" => (i64::MIN.into(), i64::MAX.into()),
-        "i128" => (i128::MIN, i128::MAX),
-        "u8" => (0, u8::MAX.into()),
-        "u16" => (0, u16::MAX.into()),
-        "u32" => (0, u32::MAX.into()),
-        "u64" | "usize" => (0, u64::MAX.into()),
-        "u128" => (0, i128::MAX),
-        _ => return None,
-    })
+fn integer_bounds(int: Int) -> (i128, i128) {
+    match int {
+        Int::I8 => (i8::MIN.into(), i8::MAX.into()),
+        Int::I16 => (i16::MIN.into(), i16::MAX.into()),
+        Int::I32 => (i32::MIN.into(), i32::MAX.into()),
+        Int::I64 | Int::Isize => (i64::MIN.into(), i64::MAX.into()),
+        Int::I128 => (i128::MIN, i128::MAX),
+        Int::U8 => (0, u8::MAX.into()),
+        Int::U16 => (0, u16::MAX.into()),
+        Int::U32 => (0, u32::MAX.into()),
+        Int::U64 | Int::Usize => (0, u64::MAX.into()),
+        Int::U128 => (0, i128::MAX),
+    }
 }
 
 fn accepts(arg: &Arg) -> Option<Accepts> {
     if !matches!(arg.action, Action::Set | Action::Append) {
         return None;
     }
-    let ty_name = model::last_segment(&arg.inner);
     match &arg.value {
-        ValueKind::Builtin(Builtin::Integer) => {
-            let name = ty_name?;
-            let (min, max) = integer_bounds(&name)?;
-            Some(Accepts::Integer { min, max, ty: name })
+        ValueKind::Builtin(Builtin::Integer(int)) => {
+            let (min, max) = integer_bounds(*int);
+            Some(Accepts::Integer {
+                min,
+                max,
+                ty: int.name(),
+            })
         }
         ValueKind::Range { min, max } => {
-            let name = ty_name?;
-            let (ty_min, ty_max) = integer_bounds(&name)?;
+            let Some(Builtin::Integer(int)) = arg.inner_builtin else {
+                return None;
+            };
+            let (ty_min, ty_max) = integer_bounds(int);
             Some(Accepts::Integer {
                 min: min.map_or(ty_min, |m| m.max(ty_min)),
                 max: max.map_or(ty_max, |m| m.min(ty_max)),
-                ty: name,
+                ty: int.name(),
             })
         }
         ValueKind::Builtin(Builtin::Float) => Some(Accepts::Float),
@@ -405,7 +433,7 @@ fn check_defaults(cx: &Ctxt, arg: &Arg) {
 fn refuse_typed(accepts: &Accepts, expr: &Expr) -> Option<String> {
     match accepts {
         Accepts::Integer { .. } => {
-            let n = model::int_literal(expr)?;
+            let n = int_literal(expr)?;
             refuse_text(accepts, &n.to_string())
         }
         Accepts::Char | Accepts::Bool | Accepts::Float | Accepts::Path | Accepts::OneOf(..) => None,

@@ -3,7 +3,6 @@
 
 use std::cell::RefCell;
 
-use proc_macro2::TokenStream;
 use quote::ToTokens;
 
 pub(crate) struct Ctxt {
@@ -57,9 +56,4 @@ impl Drop for Ctxt {
             panic!("Ctxt dropped without check()");
         }
     }
-}
-
-/// Compile errors as tokens.
-pub(crate) fn to_compile_errors(error: syn::Error) -> TokenStream {
-    error.to_compile_error()
 }

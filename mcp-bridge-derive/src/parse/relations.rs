@@ -4,49 +4,13 @@
 //! struct. clap accepts any expression there; one we cannot read at
 //! expansion time is a compile error rather than a relation silently lost.
 
-use proc_macro2::TokenStream;
-use quote::quote;
 use syn::punctuated::Punctuated;
 use syn::{Expr, Token};
 
-use crate::attr::{ClapAttrKind, ClapItem, ClapValue};
+use super::attr::{keys, ClapAttrKind, ClapItem, ClapValue};
+use super::lit::{str_literal, str_literals};
 use crate::ctxt::Ctxt;
-
-/// What one argument says about others.
-#[derive(Default)]
-pub(crate) struct ArgRelations {
-    pub(crate) conflicts_with: Vec<String>,
-    pub(crate) requires: Vec<String>,
-    pub(crate) required_unless_any: Vec<String>,
-    pub(crate) required_unless_all: Vec<String>,
-    pub(crate) required_if_eq: Vec<(String, String)>,
-    pub(crate) exclusive: bool,
-    pub(crate) groups: Vec<String>,
-}
-
-impl ArgRelations {
-    /// Whether the argument is required only under a condition.
-    pub(crate) fn is_conditional(&self) -> bool {
-        !self.required_unless_any.is_empty()
-            || !self.required_unless_all.is_empty()
-            || !self.required_if_eq.is_empty()
-    }
-}
-
-/// A group of arguments: `#[group(...)]` on a struct, or one named by
-/// `#[arg(group = "...")]`.
-pub(crate) struct GroupDecl {
-    pub(crate) id: String,
-    pub(crate) required: bool,
-    pub(crate) multiple: bool,
-    /// Extra members named with `args = [...]`.
-    pub(crate) args: Vec<String>,
-    pub(crate) conflicts_with: Vec<String>,
-    pub(crate) requires: Vec<String>,
-    /// Whether the struct's own arguments are its members (clap's
-    /// per-struct group).
-    pub(crate) struct_members: bool,
-}
+use crate::model::{ArgRelations, GroupDecl};
 
 const OUT_OF_REACH: &str = "mcp-bridge reads this relation only from string literals \
      (e.g. `conflicts_with = \"other\"`, `requires_all = [\"a\", \"b\"]`), so it can enforce it for MCP calls";
@@ -66,43 +30,12 @@ fn strings(cx: &Ctxt, item: &ClapItem) -> Vec<String> {
             return Vec::new();
         }
     };
-    match literal_strings(&expr) {
+    match str_literals(&expr) {
         Some(values) => values,
         None => {
             cx.error_at(&expr, OUT_OF_REACH);
             Vec::new()
         }
-    }
-}
-
-/// `"a"`, `["a", "b"]`, `&["a", "b"]`, `vec!["a"]`.
-fn literal_strings(expr: &Expr) -> Option<Vec<String>> {
-    match expr {
-        Expr::Lit(syn::ExprLit {
-            lit: syn::Lit::Str(s),
-            ..
-        }) => Some(vec![s.value()]),
-        Expr::Array(array) => array.elems.iter().map(literal_str).collect(),
-        Expr::Reference(reference) => literal_strings(&reference.expr),
-        Expr::Paren(paren) => literal_strings(&paren.expr),
-        Expr::Macro(mac) if mac.mac.path.is_ident("vec") => {
-            let elems = mac
-                .mac
-                .parse_body_with(Punctuated::<Expr, Token![,]>::parse_terminated)
-                .ok()?;
-            elems.iter().map(literal_str).collect()
-        }
-        _ => None,
-    }
-}
-
-fn literal_str(expr: &Expr) -> Option<String> {
-    match expr {
-        Expr::Lit(syn::ExprLit {
-            lit: syn::Lit::Str(s),
-            ..
-        }) => Some(s.value()),
-        _ => None,
     }
 }
 
@@ -122,7 +55,7 @@ fn pair(cx: &Ctxt, item: &ClapItem) -> Option<(String, String)> {
         _ => Vec::new(),
     };
     match elems.as_slice() {
-        [a, b] => match (literal_str(a), literal_str(b)) {
+        [a, b] => match (str_literal(a), str_literal(b)) {
             (Some(a), Some(b)) => Some((a, b)),
             _ => {
                 cx.error_at(&item.key, OUT_OF_REACH);
@@ -141,23 +74,24 @@ pub(crate) fn arg_relations(cx: &Ctxt, items: &[ClapItem]) -> ArgRelations {
     let mut out = ArgRelations::default();
     for item in items.iter().filter(|i| i.kind == ClapAttrKind::Arg) {
         match item.key.to_string().as_str() {
-            "conflicts_with" | "conflicts_with_all" => out.conflicts_with.extend(strings(cx, item)),
-            "requires" | "requires_all" => out.requires.extend(strings(cx, item)),
-            "required_unless_present" | "required_unless_present_any" => {
+            keys::CONFLICTS_WITH | keys::CONFLICTS_WITH_ALL => {
+                out.conflicts_with.extend(strings(cx, item))
+            }
+            keys::REQUIRES | keys::REQUIRES_ALL => out.requires.extend(strings(cx, item)),
+            keys::REQUIRED_UNLESS_PRESENT | keys::REQUIRED_UNLESS_PRESENT_ANY => {
                 out.required_unless_any.extend(strings(cx, item));
             }
-            "required_unless_present_all" => out.required_unless_all.extend(strings(cx, item)),
-            "required_if_eq" => out.required_if_eq.extend(pair(cx, item)),
-            "exclusive" => out.exclusive = item.flag_value(),
-            "group" => out.groups.extend(strings(cx, item)),
-            "groups" => out.groups.extend(strings(cx, item)),
-            "overrides_with"
-            | "overrides_with_all"
-            | "requires_if"
-            | "requires_ifs"
-            | "required_if_eq_any"
-            | "required_if_eq_all"
-            | "conflicts_with_everything" => cx.error_at(
+            keys::REQUIRED_UNLESS_PRESENT_ALL => out.required_unless_all.extend(strings(cx, item)),
+            keys::REQUIRED_IF_EQ => out.required_if_eq.extend(pair(cx, item)),
+            keys::EXCLUSIVE => out.exclusive = item.flag_value(),
+            keys::GROUP | keys::GROUPS => out.groups.extend(strings(cx, item)),
+            keys::OVERRIDES_WITH
+            | keys::OVERRIDES_WITH_ALL
+            | keys::REQUIRES_IF
+            | keys::REQUIRES_IFS
+            | keys::REQUIRED_IF_EQ_ANY
+            | keys::REQUIRED_IF_EQ_ALL
+            | keys::CONFLICTS_WITH_EVERYTHING => cx.error_at(
                 &item.key,
                 format!(
                     "`{}` is not supported by mcp-bridge yet, so MCP calls could not follow it; \
@@ -191,69 +125,25 @@ pub(crate) fn struct_group(cx: &Ctxt, items: &[ClapItem], struct_name: &str) -> 
     };
     for item in group_items {
         match item.key.to_string().as_str() {
-            "id" => {
+            keys::ID => {
                 if let Some(id) = item.lit_str() {
                     group.id = id;
                 } else {
                     cx.error_at(&item.key, OUT_OF_REACH);
                 }
             }
-            "required" => group.required = item.flag_value(),
-            "multiple" => group.multiple = item.flag_value(),
-            "args" | "arg" => group.args.extend(strings(cx, item)),
-            "conflicts_with" | "conflicts_with_all" => {
+            keys::REQUIRED => group.required = item.flag_value(),
+            keys::MULTIPLE => group.multiple = item.flag_value(),
+            keys::ARGS | keys::ARG => group.args.extend(strings(cx, item)),
+            keys::CONFLICTS_WITH | keys::CONFLICTS_WITH_ALL => {
                 group.conflicts_with.extend(strings(cx, item))
             }
-            "requires" | "requires_all" => group.requires.extend(strings(cx, item)),
-            "skip" => return None,
+            keys::REQUIRES | keys::REQUIRES_ALL => group.requires.extend(strings(cx, item)),
+            keys::SKIP => return None,
             _ => {}
         }
     }
     Some(group)
-}
-
-/// Tokens building the runtime `GroupSpec`s of a struct: its
-/// `#[group(...)]`, and the implicit groups its arguments name.
-pub(crate) fn group_specs(
-    cmd: &TokenStream,
-    groups: &[&GroupDecl],
-    member_ids: &[(String, Vec<String>)],
-    struct_members: bool,
-) -> TokenStream {
-    let p = quote!(::mcp_bridge::__private);
-    let mut specs = Vec::new();
-    for group in groups {
-        let id = &group.id;
-        let mut members: Vec<String> = group.args.clone();
-        if group.struct_members && struct_members {
-            members.extend(member_ids.iter().map(|(id, _)| id.clone()));
-        }
-        let required = group.required;
-        let multiple = group.multiple;
-        let conflicts = &group.conflicts_with;
-        let requires = &group.requires;
-        specs.push(quote! {
-            #p::GroupSpec::new(#id, &[#(#members),*], #required, #multiple, &[#(#conflicts),*], &[#(#requires),*])
-        });
-    }
-    // `#[arg(group = "x")]` adds to group x, creating it with clap's
-    // defaults (not required, one member at most) when nothing declares it.
-    let mut implicit: Vec<(String, Vec<String>)> = Vec::new();
-    for (arg_id, arg_groups) in member_ids {
-        for group in arg_groups {
-            match implicit.iter_mut().find(|(id, _)| id == group) {
-                Some((_, members)) => members.push(arg_id.clone()),
-                None => implicit.push((group.clone(), vec![arg_id.clone()])),
-            }
-        }
-    }
-    let implicit = implicit
-        .into_iter()
-        .map(|(id, members)| quote!(#cmd.add_to_group(#id, &[#(#members),*]);));
-    quote! {
-        #(#cmd.groups.push(#specs);)*
-        #(#implicit)*
-    }
 }
 
 /// `#[command(group(ArgGroup::new("id").required(true).args([...])))]`:
@@ -262,7 +152,7 @@ pub(crate) fn command_groups(cx: &Ctxt, items: &[ClapItem]) -> Vec<GroupDecl> {
     let mut groups = Vec::new();
     for item in items
         .iter()
-        .filter(|i| i.kind == ClapAttrKind::Command && (i.is("group") || i.is("groups")))
+        .filter(|i| i.kind == ClapAttrKind::Command && (i.is(keys::GROUP) || i.is(keys::GROUPS)))
     {
         let expr = match &item.value {
             ClapValue::Expr(expr) => Some(expr.clone()),
@@ -306,7 +196,7 @@ fn builder_group(expr: &Expr) -> Option<GroupDecl> {
                 return None;
             }
             Some(GroupDecl {
-                id: literal_str(&call.args[0])?,
+                id: str_literal(&call.args[0])?,
                 required: false,
                 multiple: false,
                 args: Vec::new(),
@@ -327,13 +217,13 @@ fn builder_group(expr: &Expr) -> Option<GroupDecl> {
                 _ => None,
             };
             match call.method.to_string().as_str() {
-                "required" => group.required = flag()?,
-                "multiple" => group.multiple = flag()?,
-                "arg" | "args" => group.args.extend(literal_strings(arg?)?),
-                "conflicts_with" | "conflicts_with_all" => {
-                    group.conflicts_with.extend(literal_strings(arg?)?)
+                keys::REQUIRED => group.required = flag()?,
+                keys::MULTIPLE => group.multiple = flag()?,
+                keys::ARG | keys::ARGS => group.args.extend(str_literals(arg?)?),
+                keys::CONFLICTS_WITH | keys::CONFLICTS_WITH_ALL => {
+                    group.conflicts_with.extend(str_literals(arg?)?)
                 }
-                "requires" | "requires_all" => group.requires.extend(literal_strings(arg?)?),
+                keys::REQUIRES | keys::REQUIRES_ALL => group.requires.extend(str_literals(arg?)?),
                 _ => return None,
             }
             Some(group)

@@ -4,12 +4,102 @@
 //! clap's keys we do not model are kept and ignored; keys inside `#[mcp]`
 //! are ours, so an unknown or repeated one is an error.
 
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::TokenStream;
 use syn::parse::{Parse, ParseStream};
 use syn::punctuated::Punctuated;
 use syn::{Attribute, Expr, Ident, LitStr, Token};
 
 use crate::ctxt::Ctxt;
+use crate::model::{McpAttrs, Spanned};
+
+/// The attribute names the derive reads.
+pub(crate) mod names {
+    pub(crate) const COMMAND: &str = "command";
+    pub(crate) const ARG: &str = "arg";
+    /// clap 3's attribute, which clap 4 still reads; taken as `arg` (see
+    /// `ClapAttrKind`).
+    pub(crate) const CLAP: &str = "clap";
+    pub(crate) const GROUP: &str = "group";
+    pub(crate) const VALUE: &str = "value";
+    pub(crate) const MCP: &str = "mcp";
+    pub(crate) const DOC: &str = "doc";
+}
+
+/// The clap keys the derive reads, in `#[command]`, `#[arg]` and
+/// `#[group]` (clap's keys are its builder methods; so are the methods of
+/// an `ArgGroup` chain read from `#[command(group(...))]`).
+pub(crate) mod keys {
+    // Commands and containers.
+    pub(crate) const NAME: &str = "name";
+    pub(crate) const ABOUT: &str = "about";
+    pub(crate) const LONG_ABOUT: &str = "long_about";
+    pub(crate) const VERSION: &str = "version";
+    pub(crate) const HIDE: &str = "hide";
+    pub(crate) const RENAME_ALL: &str = "rename_all";
+    pub(crate) const VERBATIM_DOC_COMMENT: &str = "verbatim_doc_comment";
+    pub(crate) const SKIP: &str = "skip";
+    pub(crate) const FLATTEN: &str = "flatten";
+    pub(crate) const SUBCOMMAND: &str = "subcommand";
+    pub(crate) const EXTERNAL_SUBCOMMAND: &str = "external_subcommand";
+    pub(crate) const FROM_GLOBAL: &str = "from_global";
+
+    // Arguments.
+    pub(crate) const ID: &str = "id";
+    pub(crate) const LONG: &str = "long";
+    pub(crate) const SHORT: &str = "short";
+    pub(crate) const ACTION: &str = "action";
+    pub(crate) const VALUE_PARSER: &str = "value_parser";
+    pub(crate) const VALUE_ENUM: &str = "value_enum";
+    pub(crate) const DEFAULT_VALUE: &str = "default_value";
+    pub(crate) const DEFAULT_VALUES: &str = "default_values";
+    pub(crate) const DEFAULT_VALUE_T: &str = "default_value_t";
+    pub(crate) const DEFAULT_VALUES_T: &str = "default_values_t";
+    pub(crate) const DEFAULT_MISSING_VALUE: &str = "default_missing_value";
+    pub(crate) const DEFAULT_VALUE_IF: &str = "default_value_if";
+    pub(crate) const DEFAULT_VALUE_IFS: &str = "default_value_ifs";
+    pub(crate) const REQUIRED: &str = "required";
+    pub(crate) const GLOBAL: &str = "global";
+    pub(crate) const HELP: &str = "help";
+    pub(crate) const LONG_HELP: &str = "long_help";
+    pub(crate) const IGNORE_CASE: &str = "ignore_case";
+    pub(crate) const VALUE_DELIMITER: &str = "value_delimiter";
+    pub(crate) const ENV: &str = "env";
+    pub(crate) const NUM_ARGS: &str = "num_args";
+
+    // Relations, and groups.
+    pub(crate) const CONFLICTS_WITH: &str = "conflicts_with";
+    pub(crate) const CONFLICTS_WITH_ALL: &str = "conflicts_with_all";
+    pub(crate) const REQUIRES: &str = "requires";
+    pub(crate) const REQUIRES_ALL: &str = "requires_all";
+    pub(crate) const REQUIRED_UNLESS_PRESENT: &str = "required_unless_present";
+    pub(crate) const REQUIRED_UNLESS_PRESENT_ANY: &str = "required_unless_present_any";
+    pub(crate) const REQUIRED_UNLESS_PRESENT_ALL: &str = "required_unless_present_all";
+    pub(crate) const REQUIRED_IF_EQ: &str = "required_if_eq";
+    pub(crate) const EXCLUSIVE: &str = "exclusive";
+    pub(crate) const GROUP: &str = "group";
+    pub(crate) const GROUPS: &str = "groups";
+    pub(crate) const MULTIPLE: &str = "multiple";
+    pub(crate) const ARG: &str = "arg";
+    pub(crate) const ARGS: &str = "args";
+
+    // Relations mcp-bridge refuses.
+    pub(crate) const OVERRIDES_WITH: &str = "overrides_with";
+    pub(crate) const OVERRIDES_WITH_ALL: &str = "overrides_with_all";
+    pub(crate) const REQUIRES_IF: &str = "requires_if";
+    pub(crate) const REQUIRES_IFS: &str = "requires_ifs";
+    pub(crate) const REQUIRED_IF_EQ_ANY: &str = "required_if_eq_any";
+    pub(crate) const REQUIRED_IF_EQ_ALL: &str = "required_if_eq_all";
+    pub(crate) const CONFLICTS_WITH_EVERYTHING: &str = "conflicts_with_everything";
+}
+
+/// The keys `#[mcp(...)]` understands.
+pub(crate) mod mcp_keys {
+    pub(crate) const NAME: &str = "name";
+    pub(crate) const DESCRIPTION: &str = "description";
+    pub(crate) const SKIP: &str = "skip";
+    pub(crate) const CRATE: &str = "crate";
+    pub(crate) const ALL: &[&str] = &[NAME, DESCRIPTION, SKIP, CRATE];
+}
 
 /// Which attribute an item came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -107,13 +197,14 @@ impl Parse for ClapItem {
 pub(crate) fn clap_items(attrs: &[Attribute]) -> Vec<ClapItem> {
     let mut items = Vec::new();
     for attr in attrs {
-        let kind = if attr.path().is_ident("command") {
+        let path = attr.path();
+        let kind = if path.is_ident(names::COMMAND) {
             ClapAttrKind::Command
-        } else if attr.path().is_ident("arg") || attr.path().is_ident("clap") {
+        } else if path.is_ident(names::ARG) || path.is_ident(names::CLAP) {
             ClapAttrKind::Arg
-        } else if attr.path().is_ident("group") {
+        } else if path.is_ident(names::GROUP) {
             ClapAttrKind::Group
-        } else if attr.path().is_ident("value") {
+        } else if path.is_ident(names::VALUE) {
             ClapAttrKind::Value
         } else {
             continue;
@@ -165,8 +256,20 @@ pub(crate) enum McpPlace {
 }
 
 impl McpPlace {
-    /// Why no key applies here, and where the user may have meant to put it.
-    fn misplaced(self) -> &'static str {
+    /// Why `key` has no meaning here, and where the user may have meant to
+    /// put it.
+    fn misplaced(self, key: &str) -> &'static str {
+        if key == mcp_keys::CRATE {
+            return match self {
+                McpPlace::Container => "",
+                McpPlace::Variant | McpPlace::FlattenVariant | McpPlace::NotACommand => {
+                    "an enum variant: the path of mcp-bridge applies to a whole derive; put it on the enum, next to `#[derive(McpTool)]`"
+                }
+                McpPlace::ArgField | McpPlace::NestingField | McpPlace::SkippedField => {
+                    "a field: the path of mcp-bridge applies to a whole derive; put it on the struct or enum, next to `#[derive(McpTool)]`"
+                }
+            };
+        }
         match self {
             McpPlace::Container | McpPlace::Variant | McpPlace::ArgField => "",
             McpPlace::NestingField => {
@@ -186,8 +289,9 @@ impl McpPlace {
 
     fn accepts(self, key: &str) -> bool {
         match self {
-            McpPlace::Container | McpPlace::Variant | McpPlace::ArgField => {
-                matches!(key, keys::NAME | keys::DESCRIPTION | keys::SKIP)
+            McpPlace::Container => mcp_keys::ALL.contains(&key),
+            McpPlace::Variant | McpPlace::ArgField => {
+                matches!(key, mcp_keys::NAME | mcp_keys::DESCRIPTION | mcp_keys::SKIP)
             }
             McpPlace::NestingField
             | McpPlace::SkippedField
@@ -195,29 +299,14 @@ impl McpPlace {
             | McpPlace::NotACommand => false,
         }
     }
-}
 
-/// The keys `#[mcp(...)]` understands.
-pub(crate) mod keys {
-    pub(crate) const NAME: &str = "name";
-    pub(crate) const DESCRIPTION: &str = "description";
-    pub(crate) const SKIP: &str = "skip";
-    pub(crate) const ALL: &[&str] = &[NAME, DESCRIPTION, SKIP];
-}
-
-/// A value with the span of the tokens it came from.
-#[derive(Debug, Clone)]
-pub(crate) struct Spanned<T> {
-    pub(crate) value: T,
-    pub(crate) span: Span,
-}
-
-/// What `#[mcp(...)]` says about one item.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct McpAttrs {
-    pub(crate) name: Option<Spanned<String>>,
-    pub(crate) description: Option<Spanned<String>>,
-    pub(crate) skip: Option<Span>,
+    /// The keys an unknown key is told apart from.
+    fn expected(self) -> &'static str {
+        match self {
+            McpPlace::Container => "`name`, `description`, `skip` or `crate`",
+            _ => "`name`, `description` or `skip`",
+        }
+    }
 }
 
 enum McpItem {
@@ -257,7 +346,8 @@ impl Parse for McpItem {
 /// misplaced and ill-typed keys.
 pub(crate) fn mcp_attrs(cx: &Ctxt, attrs: &[Attribute], place: McpPlace) -> McpAttrs {
     let mut out = McpAttrs::default();
-    for attr in attrs.iter().filter(|a| a.path().is_ident("mcp")) {
+    let mut crate_given = false;
+    for attr in attrs.iter().filter(|a| a.path().is_ident(names::MCP)) {
         let items = match &attr.meta {
             syn::Meta::List(_) => {
                 match attr.parse_args_with(Punctuated::<McpItem, Token![,]>::parse_terminated) {
@@ -281,11 +371,12 @@ pub(crate) fn mcp_attrs(cx: &Ctxt, attrs: &[Attribute], place: McpPlace) -> McpA
                 McpItem::Flag(key) | McpItem::Str(key, _) | McpItem::Other(key, _) => key.clone(),
             };
             let key_name = key.to_string();
-            if !keys::ALL.contains(&key_name.as_str()) {
+            if !mcp_keys::ALL.contains(&key_name.as_str()) {
                 cx.error_at(
                     &key,
                     format!(
-                        "unknown key `{key_name}` in `#[mcp(...)]`: expected `name`, `description` or `skip` (clap's own keys belong in `#[command(...)]` or `#[arg(...)]`)"
+                        "unknown key `{key_name}` in `#[mcp(...)]`: expected {} (clap's own keys belong in `#[command(...)]` or `#[arg(...)]`)",
+                        place.expected()
                     ),
                 );
                 continue;
@@ -295,23 +386,30 @@ pub(crate) fn mcp_attrs(cx: &Ctxt, attrs: &[Attribute], place: McpPlace) -> McpA
                     &key,
                     format!(
                         "`#[mcp({key_name})]` has no meaning on {}",
-                        place.misplaced()
+                        place.misplaced(&key_name)
                     ),
                 );
                 continue;
             }
             match (key_name.as_str(), item) {
-                (keys::SKIP, McpItem::Flag(key)) => {
+                (mcp_keys::SKIP, McpItem::Flag(key)) => {
                     if out.skip.is_some() {
                         cx.error_at(&key, "`skip` is given twice in `#[mcp(...)]`; keep one");
                     }
                     out.skip = Some(key.span());
                 }
-                (keys::SKIP, McpItem::Str(key, _) | McpItem::Other(key, _)) => {
+                (mcp_keys::SKIP, McpItem::Str(key, _) | McpItem::Other(key, _)) => {
                     cx.error_at(&key, "`skip` takes no value: write `#[mcp(skip)]`");
                 }
+                (mcp_keys::CRATE, McpItem::Str(key, lit)) => {
+                    if crate_given {
+                        cx.error_at(&key, "`crate` is given twice in `#[mcp(...)]`; keep one");
+                    }
+                    crate_given = true;
+                    out.krate = crate_path(cx, &lit).or(out.krate);
+                }
                 (_, McpItem::Str(key, lit)) => {
-                    let slot = if key == keys::NAME {
+                    let slot = if key == mcp_keys::NAME {
                         &mut out.name
                     } else {
                         &mut out.description
@@ -343,4 +441,27 @@ pub(crate) fn mcp_attrs(cx: &Ctxt, attrs: &[Attribute], place: McpPlace) -> McpA
         }
     }
     out
+}
+
+/// `crate = "path"`: a module path, its tokens spanned at the literal (so
+/// a path that does not resolve is reported there).
+fn crate_path(cx: &Ctxt, lit: &LitStr) -> Option<syn::Path> {
+    match lit.parse_with(syn::Path::parse_mod_style) {
+        Ok(path) => Some(path),
+        Err(_) => {
+            let value = lit.value();
+            let what = if value.is_empty() {
+                "an empty string".to_owned()
+            } else {
+                format!("`{value}`")
+            };
+            cx.error_at(
+                lit,
+                format!(
+                    "`crate` expects the path of the mcp-bridge crate as Rust code names it, e.g. `crate = \"mcp_bridge\"` or `crate = \"::reexport::mcp_bridge\"`; {what} is not a path"
+                ),
+            );
+            None
+        }
+    }
 }

@@ -56,14 +56,6 @@ impl Casing {
     }
 }
 
-/// The MCP rule for tool names: 1–128 characters of `[A-Za-z0-9_.-]`.
-pub(crate) fn is_valid_tool_name(name: &str) -> bool {
-    (1..=128).contains(&name.len())
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'))
-}
-
 /// A field or variant name without its `r#` prefix.
 pub(crate) fn unraw(ident: &syn::Ident) -> String {
     let s = ident.to_string();

@@ -1,14 +1,16 @@
 //! The compile-time checks that need several types at once (tool names
 //! and property names across the tree): each derive describes its node as
 //! an associated constant referring to the constants of the types it
-//! nests, and asks `mcp_bridge::__private::tree` to check its subtree in a
-//! `const` item. See `mcp-bridge/src/tree_check.rs` for the checks and
+//! nests, and asks the runtime's `__private::tree` to check its subtree in
+//! a `const` item. See the runtime's tree checks for the checks and
 //! `docs/compile-checks.md` for the design.
 
 use proc_macro2::{Span, TokenStream};
 use quote::{quote, quote_spanned};
+use syn::ext::IdentExt as _;
 use syn::spanned::Spanned as _;
 
+use super::Private;
 use crate::model::{Container, Field, FieldKind, Layer, Variant, VariantKind};
 
 /// What one derive adds: the `MCP_NODE` constant (inside the trait impl)
@@ -30,13 +32,12 @@ impl Sites {
     }
 }
 
-fn tree() -> TokenStream {
-    quote!(::mcp_bridge::__private::tree)
-}
-
-pub(crate) fn for_struct(container: &Container<'_>, fields: &[Field<'_>]) -> Generated {
-    let tree = tree();
-    let p = quote!(::mcp_bridge::__private);
+pub(super) fn for_struct(
+    p: &Private,
+    container: &Container<'_>,
+    fields: &[Field<'_>],
+) -> Generated {
+    let tree = quote!(#p::tree);
     let ident = container.ident;
     let mut sites = Sites::default();
     let root_site = sites.add(match &container.name {
@@ -53,8 +54,8 @@ pub(crate) fn for_struct(container: &Container<'_>, fields: &[Field<'_>]) -> Gen
     };
     let origin = format!("`{ident}`");
     let checked = container.generics.params.is_empty();
-    let items = items(fields, &ident.to_string(), &mut sites);
-    let layer = layer(&container.layer);
+    let items = items(p, fields, &ident.to_string(), &mut sites);
+    let layer = layer(p, &container.layer);
     let node = quote! {
         #[doc(hidden)]
         const MCP_NODE: &'static #tree::ArgsNode = &#tree::ArgsNode {
@@ -78,16 +79,19 @@ pub(crate) fn for_struct(container: &Container<'_>, fields: &[Field<'_>]) -> Gen
                     #tree::IsParser::<#ident>::IS
                 });
         };
-        check_items(run, &sites)
+        check_items(p, run, &sites)
     } else {
         TokenStream::new()
     };
     Generated { node, check }
 }
 
-pub(crate) fn for_enum(container: &Container<'_>, variants: &[Variant<'_>]) -> Generated {
-    let tree = tree();
-    let p = quote!(::mcp_bridge::__private);
+pub(super) fn for_enum(
+    p: &Private,
+    container: &Container<'_>,
+    variants: &[Variant<'_>],
+) -> Generated {
+    let tree = quote!(#p::tree);
     let ident = container.ident;
     let mut sites = Sites::default();
     let checked = container.generics.params.is_empty();
@@ -99,7 +103,7 @@ pub(crate) fn for_enum(container: &Container<'_>, variants: &[Variant<'_>]) -> G
             VariantKind::NotATool => continue,
             VariantKind::Unit => quote!(#tree::VariantKind::Unit),
             VariantKind::Named(fields) => {
-                let items = items(fields, &format!("{ident}::{vident}"), &mut sites);
+                let items = items(p, fields, &format!("{ident}::{vident}"), &mut sites);
                 quote!(#tree::VariantKind::Fields(&[#(#items),*]))
             }
             VariantKind::Args(ty) => {
@@ -114,7 +118,7 @@ pub(crate) fn for_enum(container: &Container<'_>, variants: &[Variant<'_>]) -> G
         };
         let name = &variant.name;
         let origin = format!("`{ident}::{vident}`");
-        let layer = layer(&variant.layer);
+        let layer = layer(p, &variant.layer);
         nodes.push(quote! {
             #tree::VariantNode {
                 name: #name,
@@ -125,7 +129,7 @@ pub(crate) fn for_enum(container: &Container<'_>, variants: &[Variant<'_>]) -> G
             }
         });
     }
-    let layer = layer(&container.layer);
+    let layer = layer(p, &container.layer);
     let node = quote! {
         #[doc(hidden)]
         const MCP_NODE: &'static #tree::SubNode = &#tree::SubNode {
@@ -142,7 +146,7 @@ pub(crate) fn for_enum(container: &Container<'_>, variants: &[Variant<'_>]) -> G
             const __MCP_REPORT: #tree::Report =
                 #tree::check_sub::<{ __MCP_SIZE.0 }, { __MCP_SIZE.1 }>(__MCP_NODE);
         };
-        check_items(run, &sites)
+        check_items(p, run, &sites)
     } else {
         TokenStream::new()
     };
@@ -151,13 +155,14 @@ pub(crate) fn for_enum(container: &Container<'_>, variants: &[Variant<'_>]) -> G
 
 /// The report, then one `const` per site that fails, pointing at the site,
 /// when the report has a problem there.
-fn check_items(run: TokenStream, sites: &Sites) -> TokenStream {
+fn check_items(p: &Private, run: TokenStream, sites: &Sites) -> TokenStream {
     // Every token of the call carries the site's span (an interpolated
-    // path would keep the derive's span, and the error would point there).
+    // path would keep its own span, and the error would point there).
     let fails = sites.0.iter().enumerate().map(|(index, span)| {
         let index = index as u32;
+        let p = p.spanned(*span);
         quote_spanned! {*span=>
-            const _: () = ::mcp_bridge::__private::tree::fail_at(&__MCP_REPORT, #index);
+            const _: () = #p::tree::fail_at(&__MCP_REPORT, #index);
         }
     });
     quote! {
@@ -168,9 +173,8 @@ fn check_items(run: TokenStream, sites: &Sites) -> TokenStream {
     }
 }
 
-fn items(fields: &[Field<'_>], owner: &str, sites: &mut Sites) -> Vec<TokenStream> {
-    let tree = tree();
-    let p = quote!(::mcp_bridge::__private);
+fn items(p: &Private, fields: &[Field<'_>], owner: &str, sites: &mut Sites) -> Vec<TokenStream> {
+    let tree = quote!(#p::tree);
     let mut out = Vec::new();
     for field in fields {
         let span = match &field.original.ident {
@@ -218,13 +222,13 @@ fn items(fields: &[Field<'_>], owner: &str, sites: &mut Sites) -> Vec<TokenStrea
 
 fn arg_field_name(field: &Field<'_>) -> String {
     match &field.original.ident {
-        Some(ident) => crate::naming::unraw(ident),
+        Some(ident) => ident.unraw().to_string(),
         None => "?".to_owned(),
     }
 }
 
-fn layer(layer: &Layer) -> TokenStream {
-    let tree = tree();
+fn layer(p: &Private, layer: &Layer) -> TokenStream {
+    let tree = quote!(#p::tree);
     let mcp_name = match &layer.mcp.name {
         Some(name) => {
             let name = &name.value;

@@ -3,6 +3,8 @@
 
 use syn::Attribute;
 
+use super::attr::names;
+
 /// The help texts a doc comment gives: the short one and, when the comment
 /// has several paragraphs, the long one.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -13,10 +15,10 @@ pub(crate) struct DocHelp {
     pub(crate) present: bool,
 }
 
-pub(crate) fn doc_lines(attrs: &[Attribute]) -> Vec<String> {
+fn doc_lines(attrs: &[Attribute]) -> Vec<String> {
     let mut lines: Vec<String> = attrs
         .iter()
-        .filter(|attr| attr.path().is_ident("doc"))
+        .filter(|attr| attr.path().is_ident(names::DOC))
         .filter_map(|attr| match &attr.meta {
             syn::Meta::NameValue(syn::MetaNameValue {
                 value:

@@ -1,0 +1,243 @@
+//! `mcp_build`: the code building the user's value from a call's JSON
+//! arguments — one `BuildCtx` call per argument, with its converter, its
+//! defaults (and `env`), and the value clap gives a flag used without one.
+
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
+
+use super::convert::{converter, value_type_of};
+use super::spec::arity_tokens;
+use super::Private;
+use crate::model::{
+    Action, Arg, Container, DefaultValue, Direct, DirectValue, Field, FieldKind, Shape, ValueKind,
+    Variant, VariantKind,
+};
+
+/// The body of a struct's `mcp_build(__ctx)`.
+pub(super) fn struct_build(p: &Private, fields: &[Field<'_>]) -> TokenStream {
+    let construct = construct_fields(p, fields, quote!(Self));
+    quote!(#p::Ok(#construct))
+}
+
+/// The body of an enum's `mcp_build(__ctx)`: the variant the call's
+/// command selects (by its index, as `mcp_augment_subcommands` numbered
+/// them), built.
+pub(super) fn enum_build(
+    p: &Private,
+    container: &Container<'_>,
+    variants: &[Variant<'_>],
+) -> TokenStream {
+    let type_name = container.ident.to_string();
+    let mut arms = Vec::new();
+    for (index, variant) in variants.iter().enumerate() {
+        let index = index as u32;
+        let vident = variant.ident;
+        match &variant.kind {
+            VariantKind::NotATool => continue,
+            VariantKind::Flatten(ty) | VariantKind::Subcommand(ty) => {
+                arms.push(quote! {
+                    #p::Some(#index) => #p::Ok(Self::#vident(<#ty as #p::McpSubcommand>::mcp_build(__ctx)?)),
+                });
+            }
+            VariantKind::Unit => {
+                arms.push(quote!(#p::Some(#index) => #p::Ok(Self::#vident),));
+            }
+            VariantKind::Named(fields) => {
+                let construct = construct_fields(p, fields, quote!(Self::#vident));
+                arms.push(quote!(#p::Some(#index) => #p::Ok(#construct),));
+            }
+            VariantKind::Args(ty) => {
+                arms.push(quote! {
+                    #p::Some(#index) => #p::Ok(Self::#vident(<#ty as #p::McpArgs>::mcp_build(__ctx)?)),
+                });
+            }
+        }
+    }
+    quote! {
+        match __ctx.next_variant() {
+            #(#arms)*
+            _ => #p::Err(__ctx.bad_route(#type_name)),
+        }
+    }
+}
+
+fn construct_fields(p: &Private, fields: &[Field<'_>], path: TokenStream) -> TokenStream {
+    let inits = fields.iter().map(|field| {
+        let member = &field.member;
+        let ty = &field.original.ty;
+        let value = match &field.kind {
+            FieldKind::Arg(arg) => build_arg(p, arg),
+            FieldKind::Flatten(ty) => quote!(<#ty as #p::McpArgs>::mcp_build(__ctx)?),
+            FieldKind::Subcommand {
+                inner,
+                optional: false,
+            } => {
+                quote!(<#inner as #p::McpSubcommand>::mcp_build(__ctx)?)
+            }
+            FieldKind::Subcommand {
+                inner,
+                optional: true,
+            } => {
+                quote!(<#inner as #p::McpSubcommand>::mcp_build_optional(__ctx)?)
+            }
+            FieldKind::Skip(Some(expr)) => quote!(::core::convert::Into::<#ty>::into(#expr)),
+            FieldKind::Skip(None) => quote!(<#ty as ::core::default::Default>::default()),
+        };
+        quote!(#member: #value)
+    });
+    quote!(#path { #(#inits),* })
+}
+
+/// The lazily evaluated default texts, as clap would store them.
+pub(super) fn default_texts(p: &Private, arg: &Arg) -> TokenStream {
+    let inner = &arg.inner;
+    let display = |value: TokenStream| match arg.value {
+        ValueKind::Enum => quote! {
+            #p::Cow::Owned(#p::value_enum_name::<#inner>(&#value))
+        },
+        _ => quote!(#p::Cow::Owned(#p::ToString::to_string(&#value))),
+    };
+    match &arg.default {
+        DefaultValue::None => quote!(#p::None),
+        DefaultValue::Texts(texts) => {
+            quote!(#p::Some(#p::vec![#(#p::Cow::Borrowed(#texts)),*]))
+        }
+        DefaultValue::ValueT(Some(expr)) => {
+            let shown = display(quote!({ let __v: #inner = #expr; __v }));
+            quote!(#p::Some(#p::vec![#shown]))
+        }
+        DefaultValue::ValueT(None) => {
+            let shown = display(quote!(<#inner as ::core::default::Default>::default()));
+            quote!(#p::Some(#p::vec![#shown]))
+        }
+        DefaultValue::ValuesT(expr) => {
+            let shown = display(quote!(__v));
+            quote! {
+                #p::Some(::core::iter::IntoIterator::into_iter(#expr).map(|__v: #inner| #shown).collect())
+            }
+        }
+    }
+}
+
+/// Defaults behind `env = "NAME"`: the variable, when set, comes first,
+/// split on the `value_delimiter` as clap splits it.
+fn with_env(p: &Private, arg: &Arg, defaults: TokenStream) -> TokenStream {
+    let Some(name) = &arg.env else {
+        return defaults;
+    };
+    let texts = match arg.delimiter {
+        Some(delimiter) => quote! {
+            __value.split(#delimiter).map(|__s| #p::Cow::Owned(#p::ToString::to_string(__s))).collect()
+        },
+        None => quote!(#p::vec![#p::Cow::Owned(__value)]),
+    };
+    quote! {
+        match ::std::env::var(#name) {
+            #p::Ok(__value) => #p::Some(#texts),
+            #p::Err(_) => #defaults,
+        }
+    }
+}
+
+fn missing_texts(p: &Private, arg: &Arg) -> TokenStream {
+    match &arg.default_missing {
+        Some(expr) => quote!(#p::Some(#p::vec![#p::Cow::Borrowed(#expr)])),
+        None => quote!(#p::None),
+    }
+}
+
+/// A skipped argument built without a converter (so its type needs no
+/// JSON conversion: the way out the "cannot be converted from a JSON
+/// value" error suggests).
+fn build_direct(arg: &Arg, direct: &DirectValue) -> TokenStream {
+    let inner = &arg.inner;
+    match direct {
+        DirectValue::Value { value, some } => {
+            let value = match value {
+                Direct::Typed(expr) => quote!({ let __v: #inner = #expr; __v }),
+                Direct::Default => quote!(<#inner as ::core::default::Default>::default()),
+                Direct::Collected(expr) => {
+                    quote!(::core::iter::Iterator::collect(::core::iter::IntoIterator::into_iter(#expr)))
+                }
+            };
+            if *some {
+                quote!(::core::option::Option::Some(#value))
+            } else {
+                value
+            }
+        }
+        DirectValue::None => quote!(::core::option::Option::None),
+        DirectValue::EmptyVec => quote!(::std::vec::Vec::new()),
+    }
+}
+
+fn build_arg(p: &Private, arg: &Arg) -> TokenStream {
+    if let Some(direct) = &arg.direct {
+        return build_direct(arg, direct);
+    }
+    let name = arg.property();
+    let conv = converter(p, arg);
+    let defaults = with_env(p, arg, default_texts(p, arg));
+    let missing = missing_texts(p, arg);
+    let nullable = arg.value_optional;
+    let span = arg.span;
+    let min = if arg.required && arg.multiple() {
+        quote!(#p::Some(1))
+    } else {
+        quote!(#p::None)
+    };
+    let delimiter = match arg.delimiter {
+        Some(c) => quote!(#p::Some(#c)),
+        None => quote!(#p::None),
+    };
+    let arity = arity_tokens(p, arg);
+    match (arg.action, arg.shape, &arg.value) {
+        (Action::SetTrue, _, _) => quote!(__ctx.flag(#name, true)?),
+        (Action::SetFalse, _, _) => quote!(__ctx.flag(#name, false)?),
+        (Action::Count, _, _) => quote!(::core::convert::From::from(__ctx.count(#name)?)),
+        (
+            _,
+            Shape::Vec,
+            ValueKind::KeyValue {
+                value,
+                value_builtin,
+                ..
+            },
+        ) => {
+            let values = value_type_of(p, *value_builtin, value);
+            quote_spanned!(span=> __ctx.pairs(#name, || #defaults, #p::convert::KeyValue::new(#conv, #values))?)
+        }
+        (_, Shape::Option, ValueKind::Map { .. }) => {
+            quote_spanned!(span=> __ctx.optional_map(#name, #conv)?)
+        }
+        (_, _, ValueKind::Map { .. }) => {
+            let required = arg.required;
+            quote_spanned!(span=> __ctx.map(#name, #required, #conv)?)
+        }
+        (_, Shape::Vec, _) => {
+            quote_spanned!(span=> __ctx.many(#name, || #defaults, #min, #delimiter, #arity, #conv)?)
+        }
+        (_, Shape::OptionVec, _) => {
+            quote_spanned!(span=> __ctx.optional_many(#name, || #defaults, #min, #delimiter, #arity, #conv)?)
+        }
+        // clap refuses a missing `Option<T>` marked `required = true`.
+        (_, Shape::Option, _) if arg.required && !arg.default.is_some() => {
+            quote_spanned!(span=> #p::Some(__ctx.one(#name, || #defaults, || #missing, #conv)?))
+        }
+        (_, Shape::Option, _) if nullable => {
+            quote_spanned!(span=> __ctx.optional(#name, || #defaults, #p::Some(&|| #missing), #conv)?)
+        }
+        (_, Shape::Option, _) => {
+            quote_spanned!(span=> __ctx.optional(#name, || #defaults, #p::None, #conv)?)
+        }
+        (_, Shape::OptionOption, _) if arg.required => {
+            quote_spanned!(span=> #p::Some(__ctx.optional_value(#name, || #missing, #conv)?.ok_or_else(|| __ctx.missing_property(#name))?))
+        }
+        (_, Shape::OptionOption, _) => {
+            quote_spanned!(span=> __ctx.optional_value(#name, || #missing, #conv)?)
+        }
+        (_, Shape::Bool | Shape::Other, _) => {
+            quote_spanned!(span=> __ctx.one(#name, || #defaults, || #missing, #conv)?)
+        }
+    }
+}

@@ -1,0 +1,92 @@
+//! The converter of one value: the runtime type turning a JSON value into
+//! the argument's value type, and the JSON type it accepts.
+
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned as _;
+use syn::Type;
+
+use super::Private;
+use crate::model::{Arg, Builtin, ValueKind};
+
+/// The converter expression for one value of `arg`.
+pub(super) fn converter(p: &Private, arg: &Arg) -> TokenStream {
+    let inner = &arg.inner;
+    let ignore_case = arg.ignore_case;
+    match &arg.value {
+        ValueKind::Builtin(builtin) => builtin_converter(p, *builtin, inner),
+        ValueKind::Enum => quote!(#p::convert::Enum::<#inner>::new(#ignore_case)),
+        ValueKind::OneOf(values) => {
+            quote!(#p::convert::OneOf::<#inner>::new(&[#(#values),*], #ignore_case))
+        }
+        ValueKind::Range { min, max } => {
+            let bound = |b: &Option<i128>| match b {
+                Some(n) => quote!(#p::Some(#n)),
+                None => quote!(#p::None),
+            };
+            let (min, max) = (bound(min), bound(max));
+            quote!(#p::convert::Integer::<#inner>::new().range(#min, #max))
+        }
+        ValueKind::Parser(parser) => {
+            let value_type = value_type_of(p, arg.inner_builtin, inner);
+            quote_spanned!(parser.span()=> #p::convert::ClapParser::new(#parser, #value_type))
+        }
+        ValueKind::KeyValue { parser, .. } => {
+            quote_spanned!(parser.span()=> #p::convert::ClapParser::new(#parser, #p::ValueType::string()))
+        }
+        ValueKind::Map {
+            value,
+            value_builtin,
+        } => match value_builtin {
+            Some(builtin) => builtin_converter(p, *builtin, value),
+            None => auto_converter(p, value),
+        },
+        ValueKind::Auto => auto_converter(p, inner),
+    }
+}
+
+fn builtin_converter(p: &Private, builtin: Builtin, ty: &Type) -> TokenStream {
+    match builtin {
+        Builtin::String | Builtin::OsString => quote!(#p::convert::Text::<#ty>::new()),
+        Builtin::PathBuf => quote!(#p::convert::Path),
+        Builtin::Char => quote!(#p::convert::Char),
+        Builtin::Bool => quote!(#p::convert::Bool),
+        Builtin::Integer(_) => quote!(#p::convert::Integer::<#ty>::new()),
+        Builtin::Float => quote!(#p::convert::Float::<#ty>::new()),
+        Builtin::IpAddr => quote!(#p::convert::Parse::<#ty>::new(#p::value_types::ip_addr())),
+        Builtin::Ipv4Addr => quote!(#p::convert::Parse::<#ty>::new(#p::value_types::ipv4())),
+        Builtin::Ipv6Addr => quote!(#p::convert::Parse::<#ty>::new(#p::value_types::ipv6())),
+        Builtin::SocketAddr => {
+            quote!(#p::convert::Parse::<#ty>::new(#p::value_types::socket_addr()))
+        }
+        Builtin::Duration => auto_converter(p, ty),
+    }
+}
+
+/// A value's JSON type when a custom parser converts it: by the field
+/// type, `ty` (recognised as `builtin`).
+pub(super) fn value_type_of(p: &Private, builtin: Option<Builtin>, ty: &Type) -> TokenStream {
+    match builtin {
+        Some(Builtin::Integer(_)) => quote!(#p::value_types::integer::<#ty>()),
+        Some(Builtin::Float) => quote!(#p::ValueType::Number),
+        Some(Builtin::Bool) => quote!(#p::ValueType::Boolean),
+        Some(Builtin::Duration) => quote!(#p::value_types::duration()),
+        Some(Builtin::IpAddr) => quote!(#p::value_types::ip_addr()),
+        Some(Builtin::Ipv4Addr) => quote!(#p::value_types::ipv4()),
+        Some(Builtin::Ipv6Addr) => quote!(#p::value_types::ipv6()),
+        Some(Builtin::SocketAddr) => quote!(#p::value_types::socket_addr()),
+        Some(Builtin::Char) => quote!(#p::value_types::single_char()),
+        _ => quote!(#p::ValueType::string()),
+    }
+}
+
+/// A converter chosen by trait resolution, in clap's order.
+fn auto_converter(p: &Private, ty: &Type) -> TokenStream {
+    quote_spanned! {ty.span()=>
+        {
+            #[allow(unused_imports)]
+            use #p::convert::auto::{ViaFactory as _, ViaFromStr as _, ViaFromString as _, ViaNothing as _, ViaValueEnum as _};
+            (&&&&#p::convert::auto::Probe::<#ty>(#p::PhantomData)).converter()
+        }
+    }
+}

@@ -1,0 +1,147 @@
+//! Code generation: the trait impls, inside `const _: () = { ... };` and
+//! reaching the runtime only through its `__private` module ([`Private`]).
+//!
+//! `spec` writes `mcp_augment` (what the command looks like), `build`
+//! writes `mcp_build` (the typed value from JSON arguments), `convert`
+//! picks the converter of one value, `tree` the compile-time tree checks,
+//! and `fallback` the stubs emitted next to errors.
+
+mod build;
+mod convert;
+mod fallback;
+mod spec;
+mod tree;
+
+use proc_macro2::{Group, Span, TokenStream, TokenTree};
+use quote::{quote, ToTokens};
+
+use crate::model::{Container, Field, Input, Variant};
+
+pub(crate) use self::fallback::fallback;
+
+/// The path of the runtime's hidden module, through which all generated
+/// code reaches the runtime: `::mcp_bridge::__private`, or
+/// `<path>::__private` under `#[mcp(crate = "path")]`. This is the one
+/// place the runtime crate is named.
+pub(crate) struct Private(TokenStream);
+
+impl Private {
+    pub(crate) fn new(krate: Option<&syn::Path>) -> Self {
+        Private(match krate {
+            Some(krate) => quote!(#krate::__private),
+            None => quote!(::mcp_bridge::__private),
+        })
+    }
+
+    /// The path with every token spanned at `span`, for a call whose
+    /// error must point at the user's tokens (an interpolated path keeps
+    /// its own span, and the error would point there).
+    pub(crate) fn spanned(&self, span: Span) -> TokenStream {
+        respan(self.0.clone(), span)
+    }
+}
+
+impl ToTokens for Private {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        tokens.extend(self.0.clone());
+    }
+}
+
+fn respan(tokens: TokenStream, span: Span) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|mut tree| {
+            if let TokenTree::Group(group) = &tree {
+                let mut inner = Group::new(group.delimiter(), respan(group.stream(), span));
+                inner.set_span(span);
+                tree = TokenTree::Group(inner);
+            } else {
+                tree.set_span(span);
+            }
+            tree
+        })
+        .collect()
+}
+
+pub(crate) fn expand(input: &Input<'_>) -> TokenStream {
+    let p = Private::new(input.container().layer.mcp.krate.as_ref());
+    let body = match input {
+        Input::Struct(container, fields) => expand_struct(&p, container, fields),
+        Input::Enum(container, variants) => expand_enum(&p, container, variants),
+    };
+    quote! {
+        #[doc(hidden)]
+        #[allow(
+            non_upper_case_globals,
+            unused_qualifications,
+            unused_variables,
+            clippy::all,
+            clippy::pedantic,
+            clippy::nursery,
+        )]
+        const _: () = {
+            #body
+        };
+    }
+}
+
+fn expand_struct(p: &Private, container: &Container<'_>, fields: &[Field<'_>]) -> TokenStream {
+    let ident = container.ident;
+    let (impl_generics, ty_generics, where_clause) = container.generics.split_for_impl();
+    let augment = spec::struct_augment(p, container, fields);
+    let build = build::struct_build(p, fields);
+    let root_name = match &container.name {
+        Some(name) => quote!(#name),
+        None => quote!(::core::env!("CARGO_PKG_NAME")),
+    };
+    let tree = tree::for_struct(p, container, fields);
+    let (tree_node, tree_check) = (tree.node, tree.check);
+    quote! {
+        #[automatically_derived]
+        impl #impl_generics #p::McpArgs for #ident #ty_generics #where_clause {
+            #tree_node
+
+            fn mcp_augment(__cmd: &mut #p::CommandSpec) {
+                #augment
+            }
+
+            fn mcp_build(__ctx: &mut #p::BuildCtx<'_>) -> #p::Result<Self, #p::ArgError> {
+                #build
+            }
+        }
+
+        #[automatically_derived]
+        impl #impl_generics #p::McpRoot for #ident #ty_generics #where_clause {
+            fn mcp_root_name() -> &'static str {
+                #root_name
+            }
+        }
+
+        #tree_check
+    }
+}
+
+fn expand_enum(p: &Private, container: &Container<'_>, variants: &[Variant<'_>]) -> TokenStream {
+    let ident = container.ident;
+    let (impl_generics, ty_generics, where_clause) = container.generics.split_for_impl();
+    let augment = spec::enum_augment(p, container, variants);
+    let build = build::enum_build(p, container, variants);
+    let tree = tree::for_enum(p, container, variants);
+    let (tree_node, tree_check) = (tree.node, tree.check);
+    quote! {
+        #[automatically_derived]
+        impl #impl_generics #p::McpSubcommand for #ident #ty_generics #where_clause {
+            #tree_node
+
+            fn mcp_augment_subcommands(__cmd: &mut #p::CommandSpec) {
+                #augment
+            }
+
+            fn mcp_build(__ctx: &mut #p::BuildCtx<'_>) -> #p::Result<Self, #p::ArgError> {
+                #build
+            }
+        }
+
+        #tree_check
+    }
+}

@@ -1,0 +1,412 @@
+//! `mcp_augment`: the code describing a command to the runtime —
+//! `CommandSpec` nodes, one `ParamSpec` per argument, the `CommandLayer`
+//! of help and visibility, relations and groups.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::build::default_texts;
+use super::convert::{converter, value_type_of};
+use super::Private;
+use crate::model::{
+    Action, Arg, ArgRelations, Container, Field, FieldKind, GroupDecl, Layer, Shape, Text,
+    ValueKind, Variant, VariantKind,
+};
+
+/// The body of a struct's `mcp_augment(__cmd)`.
+pub(super) fn struct_augment(
+    p: &Private,
+    container: &Container<'_>,
+    fields: &[Field<'_>],
+) -> TokenStream {
+    let mut augment = augment_fields(p, fields, quote!(__cmd));
+    // clap leaves a struct's own group empty when it flattens others.
+    let has_flatten = fields
+        .iter()
+        .any(|f| matches!(f.kind, FieldKind::Flatten(_)));
+    augment.extend(group_specs(
+        p,
+        &quote!(__cmd),
+        &container
+            .group
+            .iter()
+            .chain(&container.builder_groups)
+            .collect::<Vec<_>>(),
+        &arg_groups(fields),
+        !has_flatten,
+    ));
+    let layer = layer_tokens(p, &container.layer);
+    quote! {
+        #augment
+        __cmd.apply(&#layer);
+    }
+}
+
+/// The body of an enum's `mcp_augment_subcommands(__cmd)`: one command
+/// per variant (its index is the selector `mcp_build` routes on).
+pub(super) fn enum_augment(
+    p: &Private,
+    container: &Container<'_>,
+    variants: &[Variant<'_>],
+) -> TokenStream {
+    let mut augments = Vec::new();
+    for (index, variant) in variants.iter().enumerate() {
+        let index = index as u32;
+        let name = &variant.name;
+        let vlayer = layer_tokens(p, &variant.layer);
+        match &variant.kind {
+            VariantKind::NotATool => continue,
+            VariantKind::Flatten(ty) => {
+                augments.push(quote! {{
+                    let __start = __cmd.subcommands.len();
+                    <#ty as #p::McpSubcommand>::mcp_augment_subcommands(__cmd);
+                    for __sub in &mut __cmd.subcommands[__start..] {
+                        __sub.selector.insert(0, #index);
+                    }
+                }});
+            }
+            VariantKind::Unit => {
+                augments.push(subcommand_node(p, name, index, TokenStream::new(), &vlayer));
+            }
+            VariantKind::Named(fields) => {
+                let mut augment = augment_fields(p, fields, quote!((&mut __sub)));
+                augment.extend(group_specs(
+                    p,
+                    &quote!(__sub),
+                    &[],
+                    &arg_groups(fields),
+                    false,
+                ));
+                augments.push(subcommand_node(p, name, index, augment, &vlayer));
+            }
+            VariantKind::Args(ty) => {
+                let augment = quote!(<#ty as #p::McpArgs>::mcp_augment(&mut __sub););
+                augments.push(subcommand_node(p, name, index, augment, &vlayer));
+            }
+            VariantKind::Subcommand(ty) => {
+                let augment = quote! {
+                    __sub.subcommand_required = true;
+                    <#ty as #p::McpSubcommand>::mcp_augment_subcommands(&mut __sub);
+                };
+                augments.push(subcommand_node(p, name, index, augment, &vlayer));
+            }
+        }
+    }
+    let layer = layer_tokens(p, &container.layer);
+    quote! {
+        #(#augments)*
+        __cmd.apply(&#layer);
+    }
+}
+
+/// The ids of a struct's arguments with the groups each names.
+fn arg_groups(fields: &[Field<'_>]) -> Vec<(String, Vec<String>)> {
+    fields
+        .iter()
+        .filter_map(|field| match &field.kind {
+            FieldKind::Arg(arg) => Some((arg.id.clone(), arg.relations.groups.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+fn subcommand_node(
+    p: &Private,
+    name: &str,
+    index: u32,
+    augment: TokenStream,
+    layer: &TokenStream,
+) -> TokenStream {
+    quote! {{
+        let mut __sub = #p::CommandSpec::new(#name);
+        __sub.selector.push(#index);
+        #augment
+        __sub.apply(&#layer);
+        __cmd.subcommands.push(__sub);
+    }}
+}
+
+/// A help or version text: a `&str` expression.
+pub(super) fn text_tokens(text: &Text) -> TokenStream {
+    match text {
+        Text::Lit(text) => quote!(#text),
+        Text::Expr(expr) => quote!(#expr),
+        Text::PkgDescription => quote!(::core::env!("CARGO_PKG_DESCRIPTION")),
+        Text::PkgVersion => quote!(::core::env!("CARGO_PKG_VERSION")),
+    }
+}
+
+fn layer_tokens(p: &Private, layer: &Layer) -> TokenStream {
+    let opt_opt = |value: &Option<Option<Text>>| match value {
+        None => quote!(#p::None),
+        Some(None) => quote!(#p::Some(#p::None)),
+        Some(Some(text)) => {
+            let text = text_tokens(text);
+            quote!(#p::Some(#p::Some(#text)))
+        }
+    };
+    let about = opt_opt(&layer.about);
+    let long_about = opt_opt(&layer.long_about);
+    let hide = match layer.hide {
+        Some(hide) => quote!(#p::Some(#hide)),
+        None => quote!(#p::None),
+    };
+    let version = match &layer.version {
+        Some(version) => {
+            let version = text_tokens(version);
+            quote!(#p::Some(#version))
+        }
+        None => quote!(#p::None),
+    };
+    let opt_str = |value: Option<&String>| match value {
+        Some(s) => quote!(#p::Some(#s)),
+        None => quote!(#p::None),
+    };
+    let mcp_name = opt_str(layer.mcp.name.as_ref().map(|s| &s.value));
+    let mcp_description = opt_str(layer.mcp.description.as_ref().map(|s| &s.value));
+    let mcp_skip = layer.mcp.skip.is_some();
+    quote! {
+        #p::CommandLayer {
+            about: #about,
+            long_about: #long_about,
+            hide: #hide,
+            version: #version,
+            mcp_name: #mcp_name,
+            mcp_description: #mcp_description,
+            mcp_skip: #mcp_skip,
+        }
+    }
+}
+
+fn augment_fields(p: &Private, fields: &[Field<'_>], cmd: TokenStream) -> TokenStream {
+    let parts = fields.iter().map(|field| match &field.kind {
+        FieldKind::Arg(arg) => {
+            let spec = param_spec(p, arg);
+            quote!(#cmd.params.push(#spec);)
+        }
+        FieldKind::Flatten(ty) => quote!(<#ty as #p::McpArgs>::mcp_augment(&mut *#cmd);),
+        FieldKind::Subcommand { inner, optional } => {
+            let required = !optional;
+            quote! {
+                #cmd.subcommand_required = #required;
+                <#inner as #p::McpSubcommand>::mcp_augment_subcommands(&mut *#cmd);
+            }
+        }
+        FieldKind::Skip(_) => TokenStream::new(),
+    });
+    quote!(#(#parts)*)
+}
+
+fn param_spec(p: &Private, arg: &Arg) -> TokenStream {
+    let id = &arg.id;
+    let value_type = match (arg.action, &arg.value) {
+        // Hidden, and its type may have no JSON conversion at all.
+        _ if arg.direct.is_some() => quote!(#p::ValueType::string()),
+        (Action::SetTrue | Action::SetFalse, _) => quote!(#p::ValueType::Boolean),
+        (Action::Count, _) => quote!(#p::value_types::integer::<u8>()),
+        (
+            _,
+            ValueKind::KeyValue {
+                value,
+                value_builtin,
+                ..
+            },
+        ) => {
+            let values = value_type_of(p, *value_builtin, value);
+            quote!(#p::ValueType::Map { values: #p::Box::new(#values) })
+        }
+        (_, ValueKind::Map { .. }) => {
+            let conv = converter(p, arg);
+            quote!(#p::ValueType::Map { values: #p::Box::new(#p::Converter::value_type(&#conv)) })
+        }
+        _ => {
+            let conv = converter(p, arg);
+            quote!(#p::Converter::value_type(&#conv))
+        }
+    };
+    let base = if arg.positional {
+        quote!(#p::ParamSpec::positional(#id, #value_type))
+    } else {
+        let long = match &arg.long {
+            Some(long) => quote!(#p::Some(#long)),
+            None => quote!(#p::None),
+        };
+        let short = match arg.short {
+            Some(c) => quote!(#p::Some(#c)),
+            None => quote!(#p::None),
+        };
+        quote!(#p::ParamSpec::flag(#id, #long, #short, #value_type))
+    };
+    let multiple = if arg.multiple() {
+        let min = if arg.required {
+            quote!(#p::Some(1))
+        } else {
+            quote!(#p::None)
+        };
+        quote!(.multiple(#min))
+    } else {
+        TokenStream::new()
+    };
+    let required = arg.required
+        && !arg.default.is_some()
+        && !arg.relations.is_conditional()
+        && !matches!(
+            arg.action,
+            Action::SetTrue | Action::SetFalse | Action::Count
+        );
+    let action = match arg.action {
+        Action::Set => quote!(#p::ParamAction::Set),
+        Action::Append => quote!(#p::ParamAction::Append),
+        Action::SetTrue => quote!(#p::ParamAction::SetTrue),
+        Action::SetFalse => quote!(#p::ParamAction::SetFalse),
+        Action::Count => quote!(#p::ParamAction::Count),
+    };
+    let relations = relation_tokens(p, &arg.relations);
+    let env = match &arg.env {
+        Some(name) => quote!(#p::Some(#name)),
+        None => quote!(#p::None),
+    };
+    let nullable = arg.value_optional || arg.shape == Shape::OptionOption;
+    let arity = if arg.multiple() {
+        let tokens = arity_tokens(p, arg);
+        quote!(.arity(#tokens))
+    } else {
+        TokenStream::new()
+    };
+    let defaults = match arg.action {
+        Action::SetTrue | Action::SetFalse => quote!(.default_text(["false"])),
+        Action::Count => quote!(.default_text(["0"])),
+        _ => {
+            let texts = default_texts(p, arg);
+            quote!(.default_text({ let __texts: #p::DefaultTexts = #texts; __texts.unwrap_or_default() }))
+        }
+    };
+    let description = match (&arg.mcp.description, &arg.long_help, &arg.help) {
+        (Some(text), _, _) => {
+            let text = &text.value;
+            quote!(#p::Some(#text))
+        }
+        (None, Some(long), _) => {
+            let long = text_tokens(long);
+            quote!(#p::Some(#long))
+        }
+        (None, None, Some(short)) => {
+            let short = text_tokens(short);
+            quote!(#p::Some(#short))
+        }
+        (None, None, None) => quote!(#p::None),
+    };
+    let global = arg.global;
+    let hidden = arg.hide || arg.mcp.skip.is_some();
+    let rename = match &arg.mcp.name {
+        Some(name) => {
+            let name = &name.value;
+            quote!(#p::Some(#name))
+        }
+        None => quote!(#p::None),
+    };
+    quote! {
+        #base
+            #multiple
+            .required(#required)
+            #defaults
+            .description(#description)
+            .global(#global)
+            .hidden(#hidden)
+            .rename(#rename)
+            .action(#action)
+            .relations(#relations)
+            .env(#env)
+            .nullable(#nullable)
+            #arity
+    }
+}
+
+/// Values per use of a list argument, and whether it may be repeated:
+/// clap's `num_args`, or the defaults its derive gives (`1..` for a
+/// positional list, one value per use of an `Append` flag).
+fn arity(arg: &Arg) -> (u32, Option<u32>, bool) {
+    let repeatable = arg.action == Action::Append && !arg.positional;
+    let (min, max) = arg.num_args.unwrap_or(if arg.positional {
+        (1, None)
+    } else {
+        (1, Some(1))
+    });
+    (min, max, repeatable)
+}
+
+pub(super) fn arity_tokens(p: &Private, arg: &Arg) -> TokenStream {
+    let (min, max, repeatable) = arity(arg);
+    let max = match max {
+        Some(max) => quote!(#p::Some(#max)),
+        None => quote!(#p::None),
+    };
+    quote!(#p::Arity { min: #min, max: #max, repeatable: #repeatable })
+}
+
+fn relation_tokens(p: &Private, relations: &ArgRelations) -> TokenStream {
+    let list = |ids: &[String]| quote!(#p::vec![#(#p::ToString::to_string(#ids)),*]);
+    let conflicts = list(&relations.conflicts_with);
+    let requires = list(&relations.requires);
+    let unless_any = list(&relations.required_unless_any);
+    let unless_all = list(&relations.required_unless_all);
+    let if_eq = relations
+        .required_if_eq
+        .iter()
+        .map(|(a, b)| quote!((#p::ToString::to_string(#a), #p::ToString::to_string(#b))));
+    let exclusive = relations.exclusive;
+    quote! {
+        #p::ParamRelations {
+            conflicts_with: #conflicts,
+            requires: #requires,
+            required_unless_any: #unless_any,
+            required_unless_all: #unless_all,
+            required_if_eq: #p::vec![#(#if_eq),*],
+            exclusive: #exclusive,
+        }
+    }
+}
+
+/// Tokens building the runtime `GroupSpec`s of a struct: its
+/// `#[group(...)]`, and the implicit groups its arguments name.
+fn group_specs(
+    p: &Private,
+    cmd: &TokenStream,
+    groups: &[&GroupDecl],
+    member_ids: &[(String, Vec<String>)],
+    struct_members: bool,
+) -> TokenStream {
+    let mut specs = Vec::new();
+    for group in groups {
+        let id = &group.id;
+        let mut members: Vec<String> = group.args.clone();
+        if group.struct_members && struct_members {
+            members.extend(member_ids.iter().map(|(id, _)| id.clone()));
+        }
+        let required = group.required;
+        let multiple = group.multiple;
+        let conflicts = &group.conflicts_with;
+        let requires = &group.requires;
+        specs.push(quote! {
+            #p::GroupSpec::new(#id, &[#(#members),*], #required, #multiple, &[#(#conflicts),*], &[#(#requires),*])
+        });
+    }
+    // `#[arg(group = "x")]` adds to group x, creating it with clap's
+    // defaults (not required, one member at most) when nothing declares it.
+    let mut implicit: Vec<(String, Vec<String>)> = Vec::new();
+    for (arg_id, arg_groups) in member_ids {
+        for group in arg_groups {
+            match implicit.iter_mut().find(|(id, _)| id == group) {
+                Some((_, members)) => members.push(arg_id.clone()),
+                None => implicit.push((group.clone(), vec![arg_id.clone()])),
+            }
+        }
+    }
+    let implicit = implicit
+        .into_iter()
+        .map(|(id, members)| quote!(#cmd.add_to_group(#id, &[#(#members),*]);));
+    quote! {
+        #(#cmd.groups.push(#specs);)*
+        #(#implicit)*
+    }
+}

@@ -1,0 +1,369 @@
+//! One argument: a field's `#[arg(...)]` keys, its type's shape, and how
+//! its values are converted.
+
+use syn::spanned::Spanned as _;
+use syn::{Expr, Ident, Type};
+
+use super::attr::{self, keys, ClapAttrKind, ClapItem, McpPlace};
+use super::doc::doc_help;
+use super::lit::int_literal;
+use super::naming::{unraw, Casing};
+use super::{option_text, relations, ty};
+use crate::ctxt::Ctxt;
+use crate::model::{Action, Arg, DefaultValue, Direct, DirectValue, Shape, Text, ValueKind};
+
+pub(super) fn arg(
+    cx: &Ctxt,
+    field: &syn::Field,
+    ident: &Ident,
+    items: &[ClapItem],
+    casing: Casing,
+) -> Arg {
+    let mut id = unraw(ident);
+    let mut id_assigned = false;
+    let mut long = None;
+    let mut short = None;
+    let mut has_long_or_short = false;
+    let mut action = None;
+    let mut value_parser = None;
+    let mut value_enum = false;
+    let mut default = DefaultValue::None;
+    let mut default_missing = None;
+    let mut required = None;
+    let mut global = false;
+    let mut hide = false;
+    // `Some(None)`: explicitly unset (`help = None`), which hides the doc comment.
+    let mut help: Option<Option<Text>> = None;
+    let mut long_help: Option<Option<Text>> = None;
+    let mut ignore_case = false;
+    let mut delimiter = None;
+    let mut env = None;
+    let mut value_optional = false;
+    let mut num_args = None;
+    let mut env_span = None;
+
+    for item in items.iter().filter(|i| i.kind == ClapAttrKind::Arg) {
+        let key = item.key.to_string();
+        match key.as_str() {
+            keys::ID | keys::NAME => {
+                if let Some(value) = item.lit_str() {
+                    id = value;
+                    id_assigned = true;
+                }
+            }
+            keys::LONG => {
+                has_long_or_short = true;
+                long = Some(match item.lit_str() {
+                    Some(value) => value,
+                    None if id_assigned => id.clone(),
+                    None => casing.apply(&id),
+                });
+            }
+            keys::SHORT => {
+                has_long_or_short = true;
+                short = match item.lit_char() {
+                    Some(c) => Some(c),
+                    None if id_assigned => id.chars().next(),
+                    None => casing.apply_char(&id),
+                };
+            }
+            keys::ACTION => action = item.expr().and_then(action_of),
+            keys::VALUE_PARSER => value_parser = item.expr().cloned(),
+            keys::VALUE_ENUM => value_enum = true,
+            keys::DEFAULT_VALUE => {
+                if let Some(expr) = item.expr() {
+                    default = DefaultValue::Texts(vec![expr.clone()]);
+                }
+            }
+            keys::DEFAULT_VALUES => {
+                if let Some(Expr::Array(array)) = item.expr() {
+                    default = DefaultValue::Texts(array.elems.iter().cloned().collect());
+                } else if let Some(Expr::Reference(r)) = item.expr() {
+                    if let Expr::Array(array) = &*r.expr {
+                        default = DefaultValue::Texts(array.elems.iter().cloned().collect());
+                    }
+                }
+            }
+            keys::DEFAULT_VALUE_T => default = DefaultValue::ValueT(item.expr().cloned()),
+            keys::DEFAULT_VALUES_T => {
+                if let Some(expr) = item.expr() {
+                    default = DefaultValue::ValuesT(expr.clone());
+                }
+            }
+            keys::DEFAULT_MISSING_VALUE => default_missing = item.expr().cloned(),
+            keys::REQUIRED => required = Some(item.flag_value()),
+            keys::GLOBAL => global = item.flag_value(),
+            keys::HIDE => hide = item.flag_value(),
+            keys::HELP => help = item.expr().map(option_text),
+            keys::LONG_HELP => long_help = item.expr().map(option_text),
+            keys::IGNORE_CASE => ignore_case = item.flag_value(),
+            keys::VALUE_DELIMITER => delimiter = item.lit_char(),
+            keys::ENV => {
+                env_span = Some(item.key.span());
+                env = Some(match item.lit_str() {
+                    Some(name) => name,
+                    None if item.expr().is_some() => {
+                        cx.error_at(&item.key, "mcp-bridge reads `env` only as a string literal");
+                        continue;
+                    }
+                    None => Casing::ScreamingSnake.apply(&id),
+                });
+            }
+            keys::NUM_ARGS => match item.expr().and_then(literal_arity) {
+                Some(range) => {
+                    value_optional = range.0 == 0;
+                    num_args = Some(range);
+                }
+                None => cx.error_at(
+                    &item.key,
+                    "mcp-bridge reads `num_args` only as an integer literal or a literal range (`2`, `1..=3`, `0..`)",
+                ),
+            },
+            keys::DEFAULT_VALUE_IF | keys::DEFAULT_VALUE_IFS => cx.error_at(
+                &item.key,
+                format!(
+                    "`{}` is not supported by mcp-bridge yet: the default would depend on other arguments, \
+                     which MCP calls could not mirror; use a plain default",
+                    item.key
+                ),
+            ),
+            _ => {}
+        }
+    }
+
+    let shape = ty::shape_of(&field.ty);
+    let inner = ty::inner_type(&field.ty, shape).clone();
+    let action = action.unwrap_or(match shape {
+        Shape::Bool => Action::SetTrue,
+        Shape::Vec | Shape::OptionVec => Action::Append,
+        _ => Action::Set,
+    });
+
+    let value = value_kind(cx, &inner, shape, value_parser, value_enum);
+    if env.is_some() && !matches!(action, Action::Set | Action::Append) {
+        cx.error_span(
+            env_span.unwrap_or_else(|| field.span()),
+            "`env` on a flag is not supported by mcp-bridge yet: clap reads the variable's text as a boolean or count, which MCP calls could not mirror",
+        );
+    }
+
+    let takes_values = matches!(action, Action::Set | Action::Append);
+    let required = match required {
+        Some(explicit) => explicit,
+        None => matches!(shape, Shape::Other | Shape::Bool) && takes_values && !default.is_some(),
+    };
+
+    let verbatim = attr::has(items, keys::VERBATIM_DOC_COMMENT);
+    let doc = doc_help(&field.attrs, verbatim);
+    let help = help.unwrap_or_else(|| doc.short.map(Text::Lit));
+    let long_help = long_help.unwrap_or_else(|| doc.long.map(Text::Lit));
+
+    let mut arg = Arg {
+        id,
+        long,
+        short,
+        positional: !has_long_or_short,
+        shape,
+        inner_builtin: ty::builtin(&inner),
+        inner,
+        action,
+        value,
+        default,
+        default_missing,
+        required,
+        global,
+        hide,
+        help,
+        long_help,
+        ignore_case,
+        delimiter,
+        mcp: attr::mcp_attrs(cx, &field.attrs, McpPlace::ArgField),
+        span: field.span(),
+        relations: relations::arg_relations(cx, items),
+        env,
+        value_optional,
+        num_args,
+        direct: None,
+    };
+    arg.direct = direct_value(&arg);
+    arg
+}
+
+/// `num_args = 2`, `1..=3`, `0..`, `..=2` as (min, max) values per use.
+fn literal_arity(expr: &Expr) -> Option<(u32, Option<u32>)> {
+    if let Some(n) = int_literal(expr) {
+        let n = u32::try_from(n).ok()?;
+        return Some((n, Some(n)));
+    }
+    let Expr::Range(range) = expr else {
+        return None;
+    };
+    let min = match &range.start {
+        Some(start) => u32::try_from(int_literal(start)?).ok()?,
+        None => 0,
+    };
+    let max = match &range.end {
+        Some(end) => {
+            let end = u32::try_from(int_literal(end)?).ok()?;
+            Some(match range.limits {
+                syn::RangeLimits::HalfOpen(_) => end.checked_sub(1)?,
+                syn::RangeLimits::Closed(_) => end,
+            })
+        }
+        None => None,
+    };
+    Some((min, max))
+}
+
+fn action_of(expr: &Expr) -> Option<Action> {
+    let Expr::Path(path) = expr else { return None };
+    let last = path.path.segments.last()?.ident.to_string();
+    Some(match last.as_str() {
+        "Set" => Action::Set,
+        "Append" => Action::Append,
+        "SetTrue" => Action::SetTrue,
+        "SetFalse" => Action::SetFalse,
+        "Count" => Action::Count,
+        _ => return None,
+    })
+}
+
+fn value_kind(
+    cx: &Ctxt,
+    inner: &Type,
+    shape: Shape,
+    parser: Option<Expr>,
+    value_enum: bool,
+) -> ValueKind {
+    // A `value_parser` always wins: clap hands it the text, and so do we
+    // (a map with a parser of its own is one string in the parser's format).
+    if let Some(parser) = parser {
+        if let Expr::Array(array) = &parser {
+            let values: Option<Vec<String>> = array
+                .elems
+                .iter()
+                .map(|e| match e {
+                    Expr::Lit(syn::ExprLit {
+                        lit: syn::Lit::Str(s),
+                        ..
+                    }) => Some(s.value()),
+                    _ => None,
+                })
+                .collect();
+            return match values {
+                Some(values) => ValueKind::OneOf(values),
+                None => {
+                    cx.error_at(
+                        &parser,
+                        "mcp-bridge reads `value_parser = [...]` only as a list of string literals",
+                    );
+                    ValueKind::Auto
+                }
+            };
+        }
+        if let Some((min, max)) = literal_range(&parser) {
+            return ValueKind::Range { min, max };
+        }
+        if matches!(shape, Shape::Vec | Shape::OptionVec) {
+            if let Type::Tuple(tuple) = inner {
+                if tuple.elems.len() == 2 {
+                    let value = tuple.elems[1].clone();
+                    return ValueKind::KeyValue {
+                        parser,
+                        value_builtin: ty::builtin(&value),
+                        value,
+                    };
+                }
+            }
+        }
+        return ValueKind::Parser(parser);
+    }
+    if value_enum {
+        return ValueKind::Enum;
+    }
+    if let Some(value) = ty::map_value(inner) {
+        return ValueKind::Map {
+            value: value.clone(),
+            value_builtin: ty::builtin(value),
+        };
+    }
+    match ty::builtin(inner) {
+        Some(crate::model::Builtin::Duration) | None => ValueKind::Auto,
+        Some(builtin) => ValueKind::Builtin(builtin),
+    }
+}
+
+/// `value_parser!(T).range(A..B)` (any path to the macro) with integer
+/// literal bounds, as inclusive `(min, max)`.
+fn literal_range(expr: &Expr) -> Option<(Option<i128>, Option<i128>)> {
+    let Expr::MethodCall(call) = expr else {
+        return None;
+    };
+    if call.method != "range" || call.args.len() != 1 {
+        return None;
+    }
+    let Expr::Macro(mac) = &*call.receiver else {
+        return None;
+    };
+    if mac.mac.path.segments.last()?.ident != "value_parser" {
+        return None;
+    }
+    let Expr::Range(range) = &call.args[0] else {
+        return None;
+    };
+    let start = match &range.start {
+        Some(e) => Some(int_literal(e)?),
+        None => None,
+    };
+    let end = match &range.end {
+        Some(e) => {
+            let n = int_literal(e)?;
+            Some(match range.limits {
+                syn::RangeLimits::HalfOpen(_) => n - 1,
+                syn::RangeLimits::Closed(_) => n,
+            })
+        }
+        None => None,
+    };
+    Some((start, end))
+}
+
+/// The value of a skipped argument that needs no converter: its typed
+/// default (`default_value_t`, `default_values_t`), or what clap gives an
+/// absent optional argument. `None` when the argument is exposed, reads an
+/// environment variable, has a textual default (parsed like clap does), or
+/// has a `value_parser` (which could transform the default).
+fn direct_value(arg: &Arg) -> Option<DirectValue> {
+    if arg.mcp.skip.is_none()
+        || arg.env.is_some()
+        || !matches!(arg.action, Action::Set | Action::Append)
+        || !matches!(
+            arg.value,
+            ValueKind::Builtin(_) | ValueKind::Auto | ValueKind::Enum
+        )
+    {
+        return None;
+    }
+    let value = |value: Direct, some: bool| Some(DirectValue::Value { value, some });
+    match (&arg.default, arg.shape) {
+        (DefaultValue::ValueT(Some(expr)), Shape::Other | Shape::Bool) => {
+            value(Direct::Typed(expr.clone()), false)
+        }
+        (DefaultValue::ValueT(Some(expr)), Shape::Option) => {
+            value(Direct::Typed(expr.clone()), true)
+        }
+        (DefaultValue::ValueT(None), Shape::Other | Shape::Bool) => value(Direct::Default, false),
+        (DefaultValue::ValueT(None), Shape::Option) => value(Direct::Default, true),
+        (DefaultValue::ValuesT(expr), Shape::Vec) => value(Direct::Collected(expr.clone()), false),
+        (DefaultValue::ValuesT(expr), Shape::OptionVec) => {
+            value(Direct::Collected(expr.clone()), true)
+        }
+        (DefaultValue::None, Shape::Option | Shape::OptionOption | Shape::OptionVec)
+            if !arg.required =>
+        {
+            Some(DirectValue::None)
+        }
+        (DefaultValue::None, Shape::Vec) if !arg.required => Some(DirectValue::EmptyVec),
+        _ => None,
+    }
+}

@@ -1,0 +1,54 @@
+//! Literals read out of the expressions users write in attributes.
+
+use syn::punctuated::Punctuated;
+use syn::{Expr, Token};
+
+/// An integer literal, possibly negated or parenthesised.
+pub(crate) fn int_literal(expr: &Expr) -> Option<i128> {
+    match expr {
+        Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Int(i),
+            ..
+        }) => i.base10_parse().ok(),
+        Expr::Unary(syn::ExprUnary {
+            op: syn::UnOp::Neg(_),
+            expr,
+            ..
+        }) => int_literal(expr).map(|n| -n),
+        Expr::Paren(p) => int_literal(&p.expr),
+        Expr::Group(g) => int_literal(&g.expr),
+        _ => None,
+    }
+}
+
+/// A string literal.
+pub(crate) fn str_literal(expr: &Expr) -> Option<String> {
+    match expr {
+        Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(s),
+            ..
+        }) => Some(s.value()),
+        _ => None,
+    }
+}
+
+/// `"a"`, `["a", "b"]`, `&["a", "b"]`, `vec!["a"]`.
+pub(crate) fn str_literals(expr: &Expr) -> Option<Vec<String>> {
+    match expr {
+        Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(s),
+            ..
+        }) => Some(vec![s.value()]),
+        Expr::Array(array) => array.elems.iter().map(str_literal).collect(),
+        Expr::Reference(reference) => str_literals(&reference.expr),
+        Expr::Paren(paren) => str_literals(&paren.expr),
+        Expr::Macro(mac) if mac.mac.path.is_ident("vec") => {
+            let elems = mac
+                .mac
+                .parse_body_with(Punctuated::<Expr, Token![,]>::parse_terminated)
+                .ok()?;
+            elems.iter().map(str_literal).collect()
+        }
+        _ => None,
+    }
+}

@@ -1,0 +1,253 @@
+//! Reading syn into the model: the attributes clap reads (and `#[mcp]`),
+//! doc comments, clap's naming rules and its sorting of field types.
+//! Mistakes found on the way are reported through the accumulator.
+
+mod arg;
+mod attr;
+mod doc;
+pub(crate) mod lit;
+mod naming;
+mod relations;
+mod ty;
+
+use syn::spanned::Spanned as _;
+use syn::Expr;
+
+use self::attr::{keys, ClapAttrKind, ClapItem, McpPlace};
+use self::doc::doc_help;
+use self::naming::{unraw, Casing};
+use crate::ctxt::Ctxt;
+use crate::model::{Container, Field, FieldKind, Input, Layer, Text, Variant, VariantKind};
+
+pub(crate) fn from_syn<'a>(cx: &Ctxt, input: &'a syn::DeriveInput) -> Option<Input<'a>> {
+    let items = attr::clap_items(&input.attrs);
+    let casing = casing_of(cx, &items).unwrap_or(Casing::Kebab);
+    let container = Container {
+        ident: &input.ident,
+        generics: &input.generics,
+        layer: layer(cx, &input.attrs, &items, McpPlace::Container),
+        name: attr::last(&items, keys::NAME).and_then(|i| i.expr().cloned()),
+        group: match &input.data {
+            syn::Data::Struct(_) => relations::struct_group(cx, &items, &input.ident.to_string()),
+            _ => None,
+        },
+        builder_groups: relations::command_groups(cx, &items),
+    };
+    match &input.data {
+        syn::Data::Struct(data) => {
+            let fields = fields(cx, &data.fields, casing);
+            Some(Input::Struct(container, fields))
+        }
+        syn::Data::Enum(data) => {
+            let variants = data
+                .variants
+                .iter()
+                .map(|v| variant(cx, v, casing))
+                .collect();
+            Some(Input::Enum(container, variants))
+        }
+        syn::Data::Union(_) => {
+            cx.error_at(input, "McpTool cannot be derived for unions; use a struct (clap `Parser`/`Args`) or an enum (clap `Subcommand`)");
+            None
+        }
+    }
+}
+
+fn casing_of(cx: &Ctxt, items: &[ClapItem]) -> Option<Casing> {
+    let item = attr::last(items, keys::RENAME_ALL)?;
+    match item.lit_str() {
+        Some(value) => Casing::parse(&value).or_else(|| {
+            // clap rejects it too; say so once.
+            cx.error_at(&item.key, format!("unsupported casing: `{value}`"));
+            None
+        }),
+        None => None,
+    }
+}
+
+fn layer(cx: &Ctxt, attrs: &[syn::Attribute], items: &[ClapItem], place: McpPlace) -> Layer {
+    let verbatim = attr::has(items, keys::VERBATIM_DOC_COMMENT);
+    let doc = doc_help(attrs, verbatim);
+    let mut layer = Layer {
+        mcp: attr::mcp_attrs(cx, attrs, place),
+        ..Layer::default()
+    };
+    if doc.present {
+        layer.about = Some(doc.short.map(Text::Lit));
+        layer.long_about = Some(doc.long.map(Text::Lit));
+    }
+    for item in items.iter().filter(|i| i.kind == ClapAttrKind::Command) {
+        let key = item.key.to_string();
+        match key.as_str() {
+            keys::ABOUT => {
+                layer.about = Some(match item.expr() {
+                    Some(expr) => option_text(expr),
+                    None => Some(Text::PkgDescription),
+                });
+            }
+            keys::LONG_ABOUT => {
+                if let Some(expr) = item.expr() {
+                    layer.long_about = Some(option_text(expr));
+                }
+            }
+            keys::HIDE => layer.hide = Some(item.flag_value()),
+            keys::VERSION => {
+                layer.version = Some(match item.expr() {
+                    Some(expr) => Text::Expr(expr.clone()),
+                    None => Text::PkgVersion,
+                });
+            }
+            _ => {}
+        }
+    }
+    layer
+}
+
+/// `Some(expr)` → the text; `None` → explicitly unset.
+fn option_text(expr: &Expr) -> Option<Text> {
+    if let Expr::Path(path) = expr {
+        if path.path.is_ident("None") {
+            return None;
+        }
+    }
+    Some(Text::Expr(expr.clone()))
+}
+
+fn fields<'a>(cx: &Ctxt, fields: &'a syn::Fields, casing: Casing) -> Vec<Field<'a>> {
+    fields
+        .iter()
+        .enumerate()
+        .filter_map(|(index, field)| {
+            let member = match &field.ident {
+                Some(ident) => syn::Member::Named(ident.clone()),
+                None => syn::Member::Unnamed(index.into()),
+            };
+            let kind = field_kind(cx, field, casing)?;
+            Some(Field {
+                member,
+                original: field,
+                kind,
+            })
+        })
+        .collect()
+}
+
+fn field_kind(cx: &Ctxt, field: &syn::Field, casing: Casing) -> Option<FieldKind> {
+    let items = attr::clap_items(&field.attrs);
+    for item in items.iter().rev() {
+        match item.key.to_string().as_str() {
+            keys::SKIP if item.kind != ClapAttrKind::Group => {
+                reject_mcp_on_nesting(cx, field, McpPlace::SkippedField);
+                return Some(FieldKind::Skip(item.expr().cloned()));
+            }
+            keys::FLATTEN => {
+                reject_mcp_on_nesting(cx, field, McpPlace::NestingField);
+                return Some(FieldKind::Flatten(field.ty.clone()));
+            }
+            keys::SUBCOMMAND => {
+                reject_mcp_on_nesting(cx, field, McpPlace::NestingField);
+                let (inner, optional) = match ty::option_inner(&field.ty) {
+                    Some(inner) => (inner.clone(), true),
+                    None => (field.ty.clone(), false),
+                };
+                return Some(FieldKind::Subcommand { inner, optional });
+            }
+            keys::FROM_GLOBAL => {
+                cx.error_at(
+                    &item.key,
+                    "`from_global` is not supported by mcp-bridge yet; read the global from the struct that declares it",
+                );
+                return None;
+            }
+            _ => {}
+        }
+    }
+    let Some(ident) = &field.ident else {
+        cx.error_at(
+            field,
+            "McpTool needs named fields for arguments, as clap does",
+        );
+        return None;
+    };
+    Some(FieldKind::Arg(Box::new(arg::arg(
+        cx, field, ident, &items, casing,
+    ))))
+}
+
+fn reject_mcp_on_nesting(cx: &Ctxt, field: &syn::Field, place: McpPlace) {
+    let _ = attr::mcp_attrs(cx, &field.attrs, place);
+}
+
+fn variant<'a>(cx: &Ctxt, variant: &'a syn::Variant, casing: Casing) -> Variant<'a> {
+    let items = attr::clap_items(&variant.attrs);
+    let inner_casing = casing_of(cx, &items).unwrap_or(casing);
+    let name = attr::last(&items, keys::NAME)
+        .and_then(ClapItem::lit_str)
+        // A variant's own `rename_all` also cases its name, as in clap.
+        .unwrap_or_else(|| inner_casing.apply(&unraw(&variant.ident)));
+    let newtype = match &variant.fields {
+        syn::Fields::Unnamed(fields) if fields.unnamed.len() == 1 => {
+            Some(fields.unnamed[0].ty.clone())
+        }
+        _ => None,
+    };
+    let command_key = |key: &str| {
+        items
+            .iter()
+            .any(|i| i.kind == ClapAttrKind::Command && i.is(key))
+    };
+    let kind = if command_key(keys::SKIP) || command_key(keys::EXTERNAL_SUBCOMMAND) {
+        VariantKind::NotATool
+    } else if command_key(keys::FLATTEN) {
+        match newtype {
+            Some(ty) => VariantKind::Flatten(ty),
+            None => {
+                cx.error_at(variant, "`#[command(flatten)]` needs a newtype variant");
+                VariantKind::NotATool
+            }
+        }
+    } else if command_key(keys::SUBCOMMAND) {
+        match newtype {
+            Some(ty) => VariantKind::Subcommand(ty),
+            None => {
+                cx.error_at(variant, "`#[command(subcommand)]` needs a newtype variant");
+                VariantKind::NotATool
+            }
+        }
+    } else {
+        match &variant.fields {
+            syn::Fields::Unit => VariantKind::Unit,
+            syn::Fields::Named(_) => VariantKind::Named(fields(cx, &variant.fields, inner_casing)),
+            syn::Fields::Unnamed(_) => match newtype {
+                Some(ty) => VariantKind::Args(ty),
+                None => {
+                    cx.error_at(variant, "a subcommand variant holds one `Args` type or named fields, as clap requires");
+                    VariantKind::NotATool
+                }
+            },
+        }
+    };
+    let place = match kind {
+        VariantKind::Flatten(_) => McpPlace::FlattenVariant,
+        VariantKind::NotATool => McpPlace::NotACommand,
+        _ => McpPlace::Variant,
+    };
+    let layer = if matches!(kind, VariantKind::Flatten(_) | VariantKind::NotATool) {
+        Layer {
+            mcp: attr::mcp_attrs(cx, &variant.attrs, place),
+            ..Layer::default()
+        }
+    } else {
+        layer(cx, &variant.attrs, &items, place)
+    };
+    Variant {
+        ident: &variant.ident,
+        name,
+        name_span: attr::last(&items, keys::NAME)
+            .filter(|item| item.lit_str().is_some())
+            .and_then(ClapItem::expr)
+            .map(|expr| expr.span()),
+        layer,
+        kind,
+    }
+}
