@@ -543,16 +543,32 @@ fn main() -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// `cargo build --release -p examples --bins`; returns the release dir.
+/// `cargo build --release -p tests` of the four servers; returns the release dir.
 fn build_servers() -> PathBuf {
     let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    eprintln!("building the servers: cargo build --release -p examples --bins");
+    eprintln!("building the servers: cargo build --release -p tests --bin narrow --bin narrow_rmcp --bin wide --bin wide_rmcp");
     let status = Command::new(env!("CARGO"))
-        .args(["build", "--release", "-p", "examples", "--bins"])
+        .args([
+            "build",
+            "--release",
+            "-p",
+            "tests",
+            "--bin",
+            "narrow",
+            "--bin",
+            "narrow_rmcp",
+            "--bin",
+            "wide",
+            "--bin",
+            "wide_rmcp",
+        ])
         .current_dir(&workspace)
         .status()
         .expect("run cargo build");
-    assert!(status.success(), "cargo build --release -p examples failed");
+    assert!(
+        status.success(),
+        "cargo build --release -p tests (the benchmark servers) failed"
+    );
     let target = match std::env::var_os("CARGO_TARGET_DIR") {
         Some(dir) => workspace.join(dir),
         None => workspace.join("target"),
