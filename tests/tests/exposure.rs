@@ -158,3 +158,25 @@ fn every_exposure_rule_agrees() {
         .into();
     assert_eq!(add, &expected);
 }
+
+/// The derive checks literal tool names with its own copy of the MCP name
+/// rule (it cannot depend on this crate); the registry checks with
+/// `registry::rules`. A name at the limit, of every allowed class of
+/// character, passes both: it compiled, and the registry serves it. (The
+/// refusals are the UI tests `tool-name-invalid-mcp-name` and
+/// `tool-name-too-long` on one side and the registry's unit tests on the
+/// other.)
+#[derive(Parser, McpTool, Debug)]
+#[command(name = "edge")]
+#[mcp(
+    name = "Az09_.-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+)]
+struct Edge {
+    value: String,
+}
+
+#[test]
+fn the_derive_and_the_registry_share_the_name_rule() {
+    let tools = agree!(Edge);
+    assert_eq!(tools[0].0.len(), 128);
+}

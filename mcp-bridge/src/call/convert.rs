@@ -618,3 +618,84 @@ impl<C: Converter> KeyValue<C> {
         self.pair.convert_text(text)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn integers_arrive_as_integers_within_their_bounds() {
+        let conv = Integer::<u8>::new().range(Some(1), Some(5));
+        assert_eq!(conv.convert_json(&json!(5)).unwrap(), 5);
+        assert_eq!(conv.convert_json(&json!(3.0)).unwrap(), 3);
+        for refused in [json!(0), json!(6), json!("3"), json!(2.5), json!(null)] {
+            let problem = conv.convert_json(&refused).unwrap_err();
+            assert_eq!(problem.expected, "an integer from 1 to 5", "{refused}");
+        }
+        assert_eq!(conv.convert_text("4").unwrap(), 4);
+        assert_eq!(
+            conv.value_type(),
+            ValueType::Integer {
+                minimum: Some(1),
+                maximum: Some(5)
+            }
+        );
+    }
+
+    #[test]
+    fn wide_integer_bounds_are_not_stated() {
+        assert_eq!(
+            Integer::<i128>::new().value_type(),
+            ValueType::Integer {
+                minimum: None,
+                maximum: None
+            }
+        );
+        assert_eq!(Integer::<i128>::new().expected(), "an integer");
+    }
+
+    #[test]
+    fn paths_and_chars_refuse_what_clap_refuses() {
+        assert!(Path.convert_json(&json!("")).is_err());
+        assert_eq!(
+            Path.convert_json(&json!("a/b")).unwrap(),
+            std::path::PathBuf::from("a/b")
+        );
+        assert_eq!(Char.convert_json(&json!("é")).unwrap(), 'é');
+        assert!(Char.convert_json(&json!("ab")).is_err());
+        assert!(Bool.convert_json(&json!("true")).is_err());
+        assert!(Bool.convert_text("yes").is_err());
+    }
+
+    #[test]
+    fn one_of_keeps_the_canonical_spelling() {
+        let conv = OneOf::<String>::new(&["json", "text"], true);
+        assert_eq!(conv.convert_json(&json!("JSON")).unwrap(), "json");
+        let problem = conv.convert_json(&json!("yaml")).unwrap_err();
+        assert_eq!(problem.expected, "one of \"json\", \"text\"");
+    }
+
+    #[test]
+    fn a_clap_parser_gets_the_text_of_a_typed_value() {
+        let conv = ClapParser::new(
+            clap::value_parser!(u16).range(1..=10),
+            ValueType::integer(1, 10),
+        );
+        assert_eq!(conv.convert_json(&json!(7)).unwrap(), 7);
+        assert!(
+            conv.convert_json(&json!("7")).is_err(),
+            "typed, not coerced"
+        );
+        let problem = conv.convert_json(&json!(11)).unwrap_err();
+        assert!(problem.reason.is_some(), "clap's own reason is kept");
+    }
+
+    #[test]
+    fn long_values_are_cut_in_messages() {
+        let long = json!("x".repeat(200));
+        let shown = describe_value(&long);
+        assert!(shown.ends_with('…'));
+        assert_eq!(shown.chars().count(), 81);
+    }
+}

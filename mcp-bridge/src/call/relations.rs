@@ -195,3 +195,77 @@ fn value_matches(value: &Value, expected: &str) -> bool {
         _ => false,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spec::{GroupSpec, ParamAction, ParamRelations, ParamSpec, ToolSpec, ValueType};
+    use serde_json::json;
+
+    fn tool(params: Vec<ParamSpec>, groups: Vec<GroupSpec>) -> ToolSpec {
+        ToolSpec {
+            name: "app_run".into(),
+            path: vec!["app".into(), "run".into()],
+            description: String::new(),
+            params,
+            groups,
+            route: Vec::new(),
+        }
+    }
+
+    fn flag(name: &str) -> ParamSpec {
+        ParamSpec::flag(name, Some(name), None, ValueType::Boolean).action(ParamAction::SetTrue)
+    }
+
+    fn args(value: serde_json::Value) -> Map<String, Value> {
+        value.as_object().unwrap().clone()
+    }
+
+    #[test]
+    fn a_conflict_counts_only_given_arguments() {
+        let json_flag = flag("json").relations(ParamRelations {
+            conflicts_with: vec!["quiet".into()],
+            ..ParamRelations::default()
+        });
+        let tool = tool(vec![json_flag, flag("quiet")], Vec::new());
+        // A flag set to false is not given, as on a command line.
+        assert!(check(&tool, &args(json!({"json": true, "quiet": false}))).is_ok());
+        let error = check(&tool, &args(json!({"json": true, "quiet": true}))).unwrap_err();
+        assert_eq!(error.property.as_deref(), Some("json"));
+        assert_eq!(
+            error.to_string(),
+            "tool `app_run`: property `json` cannot be used with `quiet`"
+        );
+    }
+
+    #[test]
+    fn requirements_name_what_is_missing() {
+        let user = ParamSpec::flag("user", Some("user"), None, ValueType::string()).relations(
+            ParamRelations {
+                requires: vec!["password".into()],
+                ..ParamRelations::default()
+            },
+        );
+        let password = ParamSpec::flag("password", Some("password"), None, ValueType::string());
+        let tool = tool(vec![user, password], Vec::new());
+        let error = check(&tool, &args(json!({"user": "ann"}))).unwrap_err();
+        assert!(error
+            .to_string()
+            .ends_with("property `user` requires `password`"));
+        assert!(check(&tool, &args(json!({"user": "ann", "password": "x"}))).is_ok());
+    }
+
+    #[test]
+    fn a_required_group_wants_one_member() {
+        let group = GroupSpec::new("source", &["file", "url"], true, false, &[], &[]);
+        let file = ParamSpec::flag("file", Some("file"), None, ValueType::string());
+        let url = ParamSpec::flag("url", Some("url"), None, ValueType::string());
+        let tool = tool(vec![file, url], vec![group]);
+        let error = check(&tool, &args(json!({}))).unwrap_err();
+        assert!(error
+            .to_string()
+            .ends_with("missing required argument: give one of `file`, `url`"));
+        assert!(check(&tool, &args(json!({"file": "a", "url": "b"}))).is_err());
+        assert!(check(&tool, &args(json!({"url": "b"}))).is_ok());
+    }
+}
