@@ -109,7 +109,6 @@ pub mod __private {
     /// The compile-time checks of the whole command tree: the nodes the
     /// derive emits and the `const fn`s that check them.
     pub mod tree {
-        pub use crate::registry::tree::CheckReport as Report;
         pub use crate::registry::tree::*;
         pub use crate::spec::tree::*;
     }

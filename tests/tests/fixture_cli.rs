@@ -1,115 +1,35 @@
 //! The stdout guard, panics and the `mcp` name clash, on a CLI made to
 //! misbehave (`tests/src/bin/fixture_cli.rs`).
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver};
-use std::time::Duration;
+mod common;
 
+use std::process::Command;
+
+use common::raw::RawServer;
 use serde_json::{json, Value};
 
 const FIXTURE: &str = env!("CARGO_BIN_EXE_fixture_cli");
-const TIMEOUT: Duration = Duration::from_secs(10);
 
-/// A raw JSON-RPC session over the server's pipes; every read is bounded.
-struct Session {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
-}
+/// A raw JSON-RPC session with the fixture, initialized.
+struct Session;
 
 impl Session {
-    fn start(bridge_name: &str) -> Self {
+    fn start(bridge_name: &str) -> RawServer {
         Self::start_with(bridge_name, false)
     }
 
-    fn start_with(bridge_name: &str, offload: bool) -> Self {
+    fn start_with(bridge_name: &str, offload: bool) -> RawServer {
         let mut command = Command::new(FIXTURE);
         if offload {
             command.env("FIXTURE_OFFLOAD", "1");
         }
-        let mut child = command
+        command
             .args([bridge_name, "serve"])
-            .env("FIXTURE_BRIDGE_NAME", bridge_name)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("fixture starts");
-        let stdout = child.stdout.take().unwrap();
-        let (sender, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if sender.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let stdin = child.stdin.take();
-        let mut session = Session {
-            child,
-            stdin,
-            lines,
-        };
-        let init = session.request(
-            1,
-            "initialize",
-            json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}),
-        );
-        assert_eq!(init["result"]["serverInfo"]["name"], "fixture");
-        session.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+            .env("FIXTURE_BRIDGE_NAME", bridge_name);
+        let mut session = RawServer::spawn(command);
+        let init = session.initialize();
+        assert_eq!(init["serverInfo"]["name"], "fixture");
         session
-    }
-
-    fn send(&mut self, message: Value) {
-        let stdin = self.stdin.as_mut().unwrap();
-        writeln!(stdin, "{message}").unwrap();
-        stdin.flush().unwrap();
-    }
-
-    fn request(&mut self, id: u64, method: &str, params: Value) -> Value {
-        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
-        let line = self
-            .lines
-            .recv_timeout(TIMEOUT)
-            .unwrap_or_else(|_| panic!("no answer to {method} within {TIMEOUT:?}"));
-        let response: Value = serde_json::from_str(&line).unwrap_or_else(|e| {
-            panic!("the protocol channel carried a non-JSON line {line:?}: {e}")
-        });
-        assert_eq!(response["id"], id, "answer to another request: {response}");
-        response
-    }
-
-    fn call(&mut self, id: u64, tool: &str, arguments: Value) -> Value {
-        let response = self.request(
-            id,
-            "tools/call",
-            json!({"name": tool, "arguments": arguments}),
-        );
-        response["result"].clone()
-    }
-
-    /// Closes stdin and returns what the server wrote to stderr.
-    fn finish(mut self) -> String {
-        drop(self.stdin.take());
-        let mut stderr = String::new();
-        self.child
-            .stderr
-            .take()
-            .unwrap()
-            .read_to_string(&mut stderr)
-            .unwrap();
-        let status = self.child.wait().unwrap();
-        assert!(
-            status.success(),
-            "server exited with {status}; stderr:\n{stderr}"
-        );
-        assert!(
-            self.lines.try_recv().is_err(),
-            "unexpected extra output on stdout"
-        );
-        stderr
     }
 }
 
@@ -120,7 +40,7 @@ fn stray_println_goes_to_stderr_not_into_the_protocol() {
     assert_eq!(result["isError"], false);
     assert_eq!(result["structuredContent"]["stdout"], "shouted hello\n");
     // The next answer must still be clean JSON on stdout.
-    let listed = session.request(3, "tools/list", json!({}));
+    let listed = session.exchange(3, "tools/list", json!({}));
     assert!(listed["result"]["tools"].is_array());
     let stderr = session.finish();
     assert!(
@@ -148,7 +68,7 @@ fn a_panicking_command_is_an_error_result_and_the_server_goes_on() {
 #[test]
 fn renamed_bridge_serves_the_clis_own_mcp_command_as_a_tool() {
     let mut session = Session::start("ai");
-    let listed = session.request(2, "tools/list", json!({}));
+    let listed = session.exchange(2, "tools/list", json!({}));
     let names: Vec<&str> = listed["result"]["tools"]
         .as_array()
         .unwrap()

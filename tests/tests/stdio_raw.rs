@@ -5,227 +5,49 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::sync::{Arc, Mutex};
-use std::thread;
+use std::process::Command;
 use std::time::{Duration, Instant};
 
+use common::raw::RawServer;
 use serde_json::{json, Value};
 
-/// How long any single response may take.
-const READ_TIMEOUT: Duration = Duration::from_secs(10);
-
-/// A running `taskctl mcp serve` with its pipes.
+/// `taskctl mcp serve` in a temporary directory, with the task file the
+/// tests use there.
 struct Server {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    /// Lines from stdout, read on a thread; the channel closes at EOF.
-    lines: Receiver<String>,
-    /// Every stdout line received so far, for the purity check.
-    seen: Vec<String>,
-    /// Everything written to stderr (the log).
-    stderr: Arc<Mutex<Vec<u8>>>,
-    _dir: tempfile::TempDir,
+    raw: RawServer,
     db: PathBuf,
+    _dir: tempfile::TempDir,
 }
 
 impl Server {
     fn start() -> Self {
         let dir = tempfile::tempdir().expect("temp dir");
-        let mut child = Command::new(common::taskctl())
+        let mut command = Command::new(common::taskctl());
+        command
             .args(["mcp", "serve"])
             .current_dir(dir.path())
-            .env("MCP_BRIDGE_LOG", "debug")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("spawn taskctl mcp serve");
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = mpsc::channel();
-        thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let stderr = Arc::new(Mutex::new(Vec::new()));
-        let mut pipe = child.stderr.take().unwrap();
-        let sink = Arc::clone(&stderr);
-        thread::spawn(move || {
-            let mut buf = [0u8; 4096];
-            while let Ok(n) = pipe.read(&mut buf) {
-                if n == 0 {
-                    break;
-                }
-                sink.lock().unwrap().extend_from_slice(&buf[..n]);
-            }
-        });
-        let db = dir.path().join("raw.json");
+            .env("MCP_BRIDGE_LOG", "debug");
         Server {
-            stdin: child.stdin.take(),
-            child,
-            lines,
-            seen: Vec::new(),
-            stderr,
+            raw: RawServer::spawn(command),
+            db: dir.path().join("raw.json"),
             _dir: dir,
-            db,
-        }
-    }
-
-    fn log(&self) -> String {
-        String::from_utf8_lossy(&self.stderr.lock().unwrap()).into_owned()
-    }
-
-    /// Writes one raw line (a newline is added).
-    fn send_raw(&mut self, line: &str) {
-        let stdin = self.stdin.as_mut().expect("stdin open");
-        stdin.write_all(line.as_bytes()).expect("write to server");
-        stdin.write_all(b"\n").expect("write to server");
-        stdin.flush().expect("flush to server");
-    }
-
-    fn send(&mut self, message: &Value) {
-        self.send_raw(&message.to_string());
-    }
-
-    /// The next stdout line as JSON-RPC, within the timeout.
-    fn recv(&mut self) -> Value {
-        let line = match self.lines.recv_timeout(READ_TIMEOUT) {
-            Ok(line) => line,
-            Err(RecvTimeoutError::Timeout) => panic!(
-                "no response within {READ_TIMEOUT:?}; server log:\n{}",
-                self.log()
-            ),
-            Err(RecvTimeoutError::Disconnected) => {
-                panic!("server closed stdout; server log:\n{}", self.log())
-            }
-        };
-        self.seen.push(line.clone());
-        parse_jsonrpc(&line)
-    }
-
-    /// Waits for the response with `id`, failing on anything else (the
-    /// server sends no notifications or requests of its own here).
-    fn response(&mut self, id: &Value) -> Value {
-        let message = self.recv();
-        assert_eq!(&message["id"], id, "unexpected message: {message}");
-        message
-    }
-
-    /// Sends a request and returns its result, failing on an error.
-    fn request(&mut self, id: i64, method: &str, params: Value) -> Value {
-        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
-        let response = self.response(&json!(id));
-        assert!(
-            response.get("error").is_none(),
-            "{method} failed: {response}"
-        );
-        response["result"].clone()
-    }
-
-    fn initialize(&mut self) -> Value {
-        let result = self.request(
-            0,
-            "initialize",
-            json!({
-                "protocolVersion": "2025-06-18",
-                "capabilities": {},
-                "clientInfo": {"name": "raw-test", "version": "0.0.1"}
-            }),
-        );
-        self.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
-        result
-    }
-
-    fn tools_list(&mut self, id: i64) -> Vec<String> {
-        let result = self.request(id, "tools/list", json!({}));
-        result["tools"]
-            .as_array()
-            .expect("tools array")
-            .iter()
-            .map(|t| t["name"].as_str().unwrap().to_owned())
-            .collect()
-    }
-
-    /// Closes stdin and waits (bounded) for the process to exit.
-    fn close_and_wait(&mut self, limit: Duration) -> Option<ExitStatus> {
-        drop(self.stdin.take());
-        let start = Instant::now();
-        while start.elapsed() < limit {
-            if let Some(status) = self.child.try_wait().expect("try_wait") {
-                return Some(status);
-            }
-            thread::sleep(Duration::from_millis(20));
-        }
-        None
-    }
-
-    /// Reads whatever is left on stdout after the process exited.
-    fn drain(&mut self) {
-        loop {
-            match self.lines.recv_timeout(Duration::from_secs(2)) {
-                Ok(line) => {
-                    parse_jsonrpc(&line);
-                    self.seen.push(line);
-                }
-                Err(RecvTimeoutError::Disconnected) => break,
-                Err(RecvTimeoutError::Timeout) => panic!("stdout did not reach EOF"),
-            }
-        }
-    }
-
-    /// Every line seen on stdout is a JSON-RPC message.
-    fn assert_stdout_pure(&self) {
-        assert!(!self.seen.is_empty());
-        for line in &self.seen {
-            parse_jsonrpc(line);
         }
     }
 }
 
-impl Drop for Server {
-    fn drop(&mut self) {
-        drop(self.stdin.take());
-        if !matches!(self.child.try_wait(), Ok(Some(_))) {
-            let _ = self.child.kill();
-        }
-        let _ = self.child.wait();
+impl std::ops::Deref for Server {
+    type Target = RawServer;
+    fn deref(&self) -> &RawServer {
+        &self.raw
     }
 }
 
-/// Parses one stdout line and checks it is a JSON-RPC 2.0 response (with
-/// `result` xor `error`) or notification/request.
-fn parse_jsonrpc(line: &str) -> Value {
-    let message: Value = serde_json::from_str(line)
-        .unwrap_or_else(|e| panic!("stdout line is not JSON ({e}): {line:?}"));
-    assert_eq!(message["jsonrpc"], "2.0", "not JSON-RPC 2.0: {line}");
-    let is_response = message.get("result").is_some() || message.get("error").is_some();
-    if is_response {
-        assert!(
-            message.get("result").is_some() != message.get("error").is_some(),
-            "both result and error: {line}"
-        );
-        assert!(
-            message.get("id").is_some(),
-            "response without id member: {line}"
-        );
-        if let Some(error) = message.get("error") {
-            assert!(error["code"].is_i64(), "error code: {line}");
-            assert!(error["message"].is_string(), "error message: {line}");
-        }
-    } else {
-        assert!(
-            message["method"].is_string(),
-            "neither response nor message: {line}"
-        );
+impl std::ops::DerefMut for Server {
+    fn deref_mut(&mut self) -> &mut RawServer {
+        &mut self.raw
     }
-    message
 }
 
 fn error_code(message: &Value) -> i64 {
@@ -535,10 +357,11 @@ fn crlf_bom_and_long_lines() {
 
     // A line just under the limit is served normally.
     let title = "y".repeat(1024 * 1024);
+    let db = server.db.to_str().unwrap().to_owned();
     let result = server.request(
         4,
         "tools/call",
-        json!({"name": "taskctl_task_add", "arguments": {"db": server.db.to_str().unwrap(), "title": title}}),
+        json!({"name": "taskctl_task_add", "arguments": {"db": db, "title": title}}),
     );
     assert_eq!(result["structuredContent"]["exitCode"], 0);
     server.assert_stdout_pure();

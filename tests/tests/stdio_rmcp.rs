@@ -712,34 +712,19 @@ async fn smoke(client: &Client, dir: &Path) {
     assert_eq!(read_db(&db)["tasks"][0]["title"], "smoke");
 }
 
+/// Every version negotiated with `initialize` serves the same tools.
 #[tokio::test]
-async fn protocol_2024_11_05() {
-    timed(async {
-        let dir = tempfile::tempdir().unwrap();
-        let client = connect_with(dir.path(), ProtocolVersion::V_2024_11_05).await;
-        assert_eq!(
-            client.peer_info().unwrap().protocol_version,
-            ProtocolVersion::V_2024_11_05
-        );
-        smoke(&client, dir.path()).await;
-        finish(client).await;
-    })
-    .await;
-}
-
-#[tokio::test]
-async fn protocol_2025_11_25() {
-    timed(async {
-        let dir = tempfile::tempdir().unwrap();
-        let client = connect_with(dir.path(), ProtocolVersion::V_2025_11_25).await;
-        assert_eq!(
-            client.peer_info().unwrap().protocol_version,
-            ProtocolVersion::V_2025_11_25
-        );
-        smoke(&client, dir.path()).await;
-        finish(client).await;
-    })
-    .await;
+async fn protocol_versions_with_initialize() {
+    for version in [ProtocolVersion::V_2024_11_05, ProtocolVersion::V_2025_11_25] {
+        timed(async {
+            let dir = tempfile::tempdir().unwrap();
+            let client = connect_with(dir.path(), version.clone()).await;
+            assert_eq!(client.peer_info().unwrap().protocol_version, version);
+            smoke(&client, dir.path()).await;
+            finish(client).await;
+        })
+        .await;
+    }
 }
 
 #[tokio::test]

@@ -61,7 +61,7 @@ pub(super) fn enum_augment(
                     let __start = __cmd.subcommands.len();
                     <#ty as #p::McpSubcommand>::mcp_augment_subcommands(__cmd);
                     for __sub in &mut __cmd.subcommands[__start..] {
-                        __sub.selector.insert(0, #index);
+                        __sub.route_prefix(#index);
                     }
                 }});
             }
@@ -119,7 +119,7 @@ fn subcommand_node(
 ) -> TokenStream {
     quote! {{
         let mut __sub = #p::CommandSpec::new(#name);
-        __sub.selector.push(#index);
+        __sub.route_step(#index);
         #augment
         __sub.apply(&#layer);
         __cmd.subcommands.push(__sub);

@@ -72,7 +72,7 @@ pub(super) fn for_struct(
             const __MCP_NODE: &'static #tree::ArgsNode = <#ident as #p::McpArgs>::MCP_NODE;
             const __MCP_SIZE: (usize, usize) = #tree::size_args(__MCP_NODE);
             #[allow(long_running_const_eval)]
-            const __MCP_REPORT: #tree::Report =
+            const __MCP_REPORT: #tree::CheckReport =
                 #tree::check_args::<{ __MCP_SIZE.0 }, { __MCP_SIZE.1 }>(__MCP_NODE, {
                     #[allow(unused_imports)]
                     use #tree::NotParser as _;
@@ -143,7 +143,7 @@ pub(super) fn for_enum(
             const __MCP_NODE: &'static #tree::SubNode = <#ident as #p::McpSubcommand>::MCP_NODE;
             const __MCP_SIZE: (usize, usize) = #tree::size_sub(__MCP_NODE);
             #[allow(long_running_const_eval)]
-            const __MCP_REPORT: #tree::Report =
+            const __MCP_REPORT: #tree::CheckReport =
                 #tree::check_sub::<{ __MCP_SIZE.0 }, { __MCP_SIZE.1 }>(__MCP_NODE);
         };
         check_items(p, run, &sites)

@@ -16,7 +16,7 @@ use clap::ValueEnum;
 use serde_json::Value;
 
 use crate::error::ValueProblem;
-pub use crate::spec::PrimitiveInteger;
+pub use crate::spec::value::PrimitiveInteger;
 use crate::spec::{describe_range, StringFacets, ValueType};
 
 /// Converts one JSON value (or one default text) into a field's type.
@@ -71,7 +71,7 @@ pub trait McpValue: Sized {
 }
 
 /// A short, readable rendering of a JSON value for error messages.
-pub fn describe_value(value: &Value) -> String {
+pub(crate) fn describe_value(value: &Value) -> String {
     let text = value.to_string();
     const LIMIT: usize = 80;
     if text.chars().count() > LIMIT {
@@ -245,7 +245,7 @@ impl<T: PrimitiveInteger> Default for Integer<T> {
 /// Reads a JSON integer of any width, refusing fractions and strings. A
 /// number with a zero fraction (`3.0`) is an integer for JSON Schema, and
 /// so it is here, within the range where floats are exact.
-pub fn json_integer(value: &Value) -> Option<i128> {
+pub(crate) fn json_integer(value: &Value) -> Option<i128> {
     if let Some(n) = value.as_i64() {
         Some(n.into())
     } else if let Some(n) = value.as_u64() {

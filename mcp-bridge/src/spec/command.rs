@@ -42,7 +42,7 @@ pub struct CommandSpec {
     /// How the typed build reaches this command from its parent: the
     /// variant indices each enum on the way consumes.
     #[serde(skip)]
-    pub selector: Vec<u32>,
+    pub(crate) selector: Vec<u32>,
 }
 
 /// Refinements given with `#[mcp(...)]` on a command.
@@ -72,6 +72,20 @@ impl CommandSpec {
             groups: Vec::new(),
             selector: Vec::new(),
         }
+    }
+
+    /// Adds a step to the route from the parent: this command is the
+    /// variant `index` of the enum that declares it.
+    #[doc(hidden)]
+    pub fn route_step(&mut self, index: u32) {
+        self.selector.push(index);
+    }
+
+    /// Puts a step in front of the route from the parent: the command was
+    /// declared by an enum flattened into the variant `index`.
+    #[doc(hidden)]
+    pub fn route_prefix(&mut self, index: u32) {
+        self.selector.insert(0, index);
     }
 
     /// Adds arguments to group `id`, creating it with clap's defaults (not
@@ -194,7 +208,7 @@ pub struct ToolSpec {
     pub groups: Vec<GroupSpec>,
     /// The variant indices the typed build follows to reach this command.
     #[serde(skip)]
-    pub route: Vec<u32>,
+    pub(crate) route: Vec<u32>,
 }
 
 impl ToolSpec {

@@ -14,11 +14,13 @@ pub(crate) mod relations;
 mod schema;
 #[doc(hidden)]
 pub mod tree;
-mod value;
+pub(crate) mod value;
 
 pub use command::{CommandLayer, CommandSpec, GroupSpec, McpAttrs, ToolSpec};
 pub use param::{ParamAction, ParamKind, ParamRelations, ParamSpec};
 pub use schema::output_schema;
 pub(crate) use value::describe_range;
-pub use value::PrimitiveInteger;
-pub use value::{Arity, StringFacets, ValueType};
+#[doc(hidden)]
+pub use value::Arity;
+pub(crate) use value::PrimitiveInteger;
+pub use value::{StringFacets, ValueType};

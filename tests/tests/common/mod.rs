@@ -1,4 +1,10 @@
-//! Shared by the integration tests that run the `taskctl` example binary.
+//! Shared by the integration tests that run a server binary: locating
+//! `taskctl`, and the raw-pipe harness (`raw`). Each test binary uses part
+//! of it.
+
+#![allow(dead_code)]
+
+pub mod raw;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
