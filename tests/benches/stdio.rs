@@ -543,16 +543,16 @@ fn main() -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// `cargo build --release -p tests` of the four servers; returns the release dir.
+/// `cargo build --release -p bench-bins`: the four servers; returns the release dir.
 fn build_servers() -> PathBuf {
     let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    eprintln!("building the servers: cargo build --release -p tests --bin narrow --bin narrow_rmcp --bin wide --bin wide_rmcp");
+    eprintln!("building the servers: cargo build --release -p bench-bins");
     let status = Command::new(env!("CARGO"))
         .args([
             "build",
             "--release",
             "-p",
-            "tests",
+            "bench-bins",
             "--bin",
             "narrow",
             "--bin",
@@ -567,7 +567,7 @@ fn build_servers() -> PathBuf {
         .expect("run cargo build");
     assert!(
         status.success(),
-        "cargo build --release -p tests (the benchmark servers) failed"
+        "cargo build --release -p bench-bins failed"
     );
     let target = match std::env::var_os("CARGO_TARGET_DIR") {
         Some(dir) => workspace.join(dir),

@@ -1,0 +1,1 @@
+//! The benchmark servers live in `src/bin`; this library is empty.
