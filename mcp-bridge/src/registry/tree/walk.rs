@@ -264,19 +264,26 @@ const fn walk_sub<const C: usize, const P: usize>(
 }
 
 impl<const C: usize, const P: usize> Table<C, P> {
-    /// The table of a struct's subtree. With `is_parser` (the struct
-    /// derives `clap::Parser`) it is a root, and its root name is known.
-    pub(super) const fn of_args(node: &ArgsNode, is_parser: bool) -> Self {
-        let root = if is_parser { node.root_name } else { None };
+    /// A table holding only the host command (index 0), whose own items
+    /// the walk starts from at `site`.
+    const fn with_host(host: Cmd, root_known: bool) -> Self {
         let mut t = Table {
             cmds: [Cmd::EMPTY; C],
             nc: 1,
             props: [Prop::EMPTY; P],
             np: 0,
             owners: 0,
-            root_known: root.is_some(),
+            root_known,
         };
-        t.cmds[0] = Cmd {
+        t.cmds[0] = host;
+        t
+    }
+
+    /// The table of a struct's subtree. With `is_parser` (the struct
+    /// derives `clap::Parser`) it is a root, and its root name is known.
+    pub(super) const fn of_args(node: &ArgsNode, is_parser: bool) -> Self {
+        let root = if is_parser { node.root_name } else { None };
+        let host = Cmd {
             name: match root {
                 Some(name) => name,
                 None => "",
@@ -285,31 +292,26 @@ impl<const C: usize, const P: usize> Table<C, P> {
             origin: node.origin,
             ..Cmd::EMPTY
         };
-        let top = Ctx {
-            top: true,
-            site: node.root_site,
-            owner: 0,
-        };
-        walk_args(&mut t, node, 0, top);
+        let mut t = Self::with_host(host, root.is_some());
+        walk_args(&mut t, node, 0, Ctx::top(node.root_site));
         t
     }
 
     /// The table of a subcommand enum's subtree (its parent is unknown).
     pub(super) const fn of_sub(node: &SubNode) -> Self {
-        let mut t = Table {
-            cmds: [Cmd::EMPTY; C],
-            nc: 1,
-            props: [Prop::EMPTY; P],
-            np: 0,
-            owners: 0,
-            root_known: false,
-        };
-        let top = Ctx {
-            top: true,
-            site: 0,
-            owner: 0,
-        };
-        walk_sub(&mut t, node, 0, top);
+        let mut t = Self::with_host(Cmd::EMPTY, false);
+        walk_sub(&mut t, node, 0, Ctx::top(0));
         t
+    }
+}
+
+impl Ctx {
+    /// At the checking derive's own items, reported at `site`.
+    const fn top(site: u32) -> Self {
+        Ctx {
+            top: true,
+            site,
+            owner: 0,
+        }
     }
 }
