@@ -84,12 +84,12 @@ pub use traits::{McpArgs, McpCommand, McpSubcommand};
 #[doc(hidden)]
 pub mod __private {
     pub use crate::call::convert::Converter;
-    pub use crate::call::{BuildCtx, DefaultTexts};
+    pub use crate::call::{no_texts, BuildCtx, DefaultTexts, Texts};
     pub use crate::error::ArgError;
     pub use crate::spec::known as value_types;
     pub use crate::spec::{
-        Arity, CommandLayer, CommandSpec, GroupSpec, ParamAction, ParamRelations, ParamSpec,
-        ValueType,
+        Arity, CommandLayer, CommandSpec, GroupSpec, ParamAction, ParamData, ParamRelations,
+        ParamSpec, RelationData, ValueType,
     };
     pub use crate::traits::{McpArgs, McpRoot, McpSubcommand};
     pub use std::borrow::Cow;

@@ -171,14 +171,27 @@ fn build_direct(arg: &Arg, direct: &DirectValue) -> TokenStream {
     }
 }
 
+/// A `Texts` argument: the shared empty one, or a closure.
+fn texts_fn(p: &Private, texts: TokenStream, empty: bool) -> TokenStream {
+    if empty {
+        quote!(&#p::no_texts)
+    } else {
+        quote!(&|| #texts)
+    }
+}
+
 fn build_arg(p: &Private, arg: &Arg) -> TokenStream {
     if let Some(direct) = &arg.direct {
         return build_direct(arg, direct);
     }
     let name = arg.property();
     let conv = converter(p, arg);
-    let defaults = with_env(p, arg, default_texts(p, arg));
-    let missing = missing_texts(p, arg);
+    let defaults = texts_fn(
+        p,
+        with_env(p, arg, default_texts(p, arg)),
+        arg.env.is_none() && !arg.default.is_some(),
+    );
+    let missing = texts_fn(p, missing_texts(p, arg), arg.default_missing.is_none());
     let nullable = arg.value_optional;
     let span = arg.span;
     let min = if arg.required && arg.multiple() {
@@ -205,7 +218,7 @@ fn build_arg(p: &Private, arg: &Arg) -> TokenStream {
             },
         ) => {
             let values = value_type_of(p, *value_builtin, value);
-            quote_spanned!(span=> __ctx.pairs(#name, || #defaults, #p::convert::KeyValue::new(#conv, #values))?)
+            quote_spanned!(span=> __ctx.pairs(#name, #defaults, #p::convert::KeyValue::new(#conv, #values))?)
         }
         (_, Shape::Option, ValueKind::Map { .. }) => {
             quote_spanned!(span=> __ctx.optional_map(#name, #conv)?)
@@ -215,29 +228,29 @@ fn build_arg(p: &Private, arg: &Arg) -> TokenStream {
             quote_spanned!(span=> __ctx.map(#name, #required, #conv)?)
         }
         (_, Shape::Vec, _) => {
-            quote_spanned!(span=> __ctx.many(#name, || #defaults, #min, #delimiter, #arity, #conv)?)
+            quote_spanned!(span=> __ctx.many(#name, #defaults, #min, #delimiter, #arity, #conv)?)
         }
         (_, Shape::OptionVec, _) => {
-            quote_spanned!(span=> __ctx.optional_many(#name, || #defaults, #min, #delimiter, #arity, #conv)?)
+            quote_spanned!(span=> __ctx.optional_many(#name, #defaults, #min, #delimiter, #arity, #conv)?)
         }
         // clap refuses a missing `Option<T>` marked `required = true`.
         (_, Shape::Option, _) if arg.required && !arg.default.is_some() => {
-            quote_spanned!(span=> #p::Some(__ctx.one(#name, || #defaults, || #missing, #conv)?))
+            quote_spanned!(span=> #p::Some(__ctx.one(#name, #defaults, #missing, #conv)?))
         }
         (_, Shape::Option, _) if nullable => {
-            quote_spanned!(span=> __ctx.optional(#name, || #defaults, #p::Some(&|| #missing), #conv)?)
+            quote_spanned!(span=> __ctx.optional(#name, #defaults, #p::Some(#missing), #conv)?)
         }
         (_, Shape::Option, _) => {
-            quote_spanned!(span=> __ctx.optional(#name, || #defaults, #p::None, #conv)?)
+            quote_spanned!(span=> __ctx.optional(#name, #defaults, #p::None, #conv)?)
         }
         (_, Shape::OptionOption, _) if arg.required => {
-            quote_spanned!(span=> #p::Some(__ctx.optional_value(#name, || #missing, #conv)?.ok_or_else(|| __ctx.missing_property(#name))?))
+            quote_spanned!(span=> #p::Some(__ctx.optional_value(#name, #missing, #conv)?.ok_or_else(|| __ctx.missing_property(#name))?))
         }
         (_, Shape::OptionOption, _) => {
-            quote_spanned!(span=> __ctx.optional_value(#name, || #missing, #conv)?)
+            quote_spanned!(span=> __ctx.optional_value(#name, #missing, #conv)?)
         }
         (_, Shape::Bool | Shape::Other, _) => {
-            quote_spanned!(span=> __ctx.one(#name, || #defaults, || #missing, #conv)?)
+            quote_spanned!(span=> __ctx.one(#name, #defaults, #missing, #conv)?)
         }
     }
 }

@@ -9,8 +9,8 @@ use super::build::default_texts;
 use super::convert::{converter, value_type_of};
 use super::Private;
 use crate::model::{
-    Action, Arg, ArgRelations, Container, Field, FieldKind, GroupDecl, Layer, Shape, Text,
-    ValueKind, Variant, VariantKind,
+    Action, Arg, ArgRelations, Container, DefaultValue, Field, FieldKind, GroupDecl, Layer, Shape,
+    Text, ValueKind, Variant, VariantKind,
 };
 
 /// The body of a struct's `mcp_augment(__cmd)`.
@@ -224,28 +224,24 @@ fn param_spec(p: &Private, arg: &Arg) -> TokenStream {
             quote!(#p::Converter::value_type(&#conv))
         }
     };
-    let base = if arg.positional {
-        quote!(#p::ParamSpec::positional(#id, #value_type))
+    let opt = |value: Option<TokenStream>| match value {
+        Some(value) => quote!(#p::Some(#value)),
+        None => quote!(#p::None),
+    };
+    let positional = arg.positional;
+    let (long, short) = if arg.positional {
+        (quote!(#p::None), quote!(#p::None))
     } else {
-        let long = match &arg.long {
-            Some(long) => quote!(#p::Some(#long)),
-            None => quote!(#p::None),
-        };
-        let short = match arg.short {
-            Some(c) => quote!(#p::Some(#c)),
-            None => quote!(#p::None),
-        };
-        quote!(#p::ParamSpec::flag(#id, #long, #short, #value_type))
+        (
+            opt(arg.long.as_ref().map(|long| quote!(#long))),
+            opt(arg.short.map(|c| quote!(#c))),
+        )
     };
     let multiple = if arg.multiple() {
-        let min = if arg.required {
-            quote!(#p::Some(1))
-        } else {
-            quote!(#p::None)
-        };
-        quote!(.multiple(#min))
+        let min = opt(arg.required.then(|| quote!(1u32)));
+        quote!(#p::Some(#min))
     } else {
-        TokenStream::new()
+        quote!(#p::None)
     };
     let required = arg.required
         && !arg.default.is_some()
@@ -262,24 +258,19 @@ fn param_spec(p: &Private, arg: &Arg) -> TokenStream {
         Action::Count => quote!(#p::ParamAction::Count),
     };
     let relations = relation_tokens(p, &arg.relations);
-    let env = match &arg.env {
-        Some(name) => quote!(#p::Some(#name)),
-        None => quote!(#p::None),
-    };
+    let env = opt(arg.env.as_ref().map(|name| quote!(#name)));
     let nullable = arg.value_optional || arg.shape == Shape::OptionOption;
-    let arity = if arg.multiple() {
-        let tokens = arity_tokens(p, arg);
-        quote!(.arity(#tokens))
-    } else {
-        TokenStream::new()
-    };
-    let defaults = match arg.action {
-        Action::SetTrue | Action::SetFalse => quote!(.default_text(["false"])),
-        Action::Count => quote!(.default_text(["0"])),
-        _ => {
-            let texts = default_texts(p, arg);
-            quote!(.default_text({ let __texts: #p::DefaultTexts = #texts; __texts.unwrap_or_default() }))
+    let arity = opt(arg.multiple().then(|| arity_tokens(p, arg)));
+    // Literal default texts are data; computed ones are evaluated when the
+    // table is built.
+    let (literal_defaults, computed_defaults) = match (arg.action, &arg.default) {
+        (Action::SetTrue | Action::SetFalse, _) => (quote!(&["false"]), quote!(#p::None)),
+        (Action::Count, _) => (quote!(&["0"]), quote!(#p::None)),
+        (_, DefaultValue::None) => (quote!(&[]), quote!(#p::None)),
+        (_, DefaultValue::Texts(texts)) if texts.iter().all(is_str_literal) => {
+            (quote!(&[#(#texts),*]), quote!(#p::None))
         }
+        _ => (quote!(&[]), default_texts(p, arg)),
     };
     let description = match (&arg.mcp.description, &arg.long_help, &arg.help) {
         (Some(text), _, _) => {
@@ -298,28 +289,46 @@ fn param_spec(p: &Private, arg: &Arg) -> TokenStream {
     };
     let global = arg.global;
     let hidden = arg.hide || arg.mcp.skip.is_some();
-    let rename = match &arg.mcp.name {
-        Some(name) => {
-            let name = &name.value;
-            quote!(#p::Some(#name))
-        }
-        None => quote!(#p::None),
-    };
+    let rename = opt(arg.mcp.name.as_ref().map(|name| {
+        let name = &name.value;
+        quote!(#name)
+    }));
     quote! {
-        #base
-            #multiple
-            .required(#required)
-            #defaults
-            .description(#description)
-            .global(#global)
-            .hidden(#hidden)
-            .rename(#rename)
-            .action(#action)
-            .relations(#relations)
-            .env(#env)
-            .nullable(#nullable)
-            #arity
+        #p::ParamSpec::from_data(
+            &#p::ParamData {
+                id: #id,
+                positional: #positional,
+                long: #long,
+                short: #short,
+                required: #required,
+                multiple: #multiple,
+                default_text: #literal_defaults,
+                global: #global,
+                hidden: #hidden,
+                rename: #rename,
+                action: #action,
+                relations: #relations,
+                env: #env,
+                nullable: #nullable,
+                arity: #arity,
+            },
+            #value_type,
+            #description,
+            #computed_defaults,
+        )
     }
+}
+
+/// A string literal (static data), as opposed to an expression evaluated
+/// at run time.
+fn is_str_literal(expr: &syn::Expr) -> bool {
+    matches!(
+        expr,
+        syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(_),
+            ..
+        })
+    )
 }
 
 /// Values per use of a list argument, and whether it may be repeated:
@@ -345,23 +354,31 @@ pub(super) fn arity_tokens(p: &Private, arg: &Arg) -> TokenStream {
 }
 
 fn relation_tokens(p: &Private, relations: &ArgRelations) -> TokenStream {
-    let list = |ids: &[String]| quote!(#p::vec![#(#p::ToString::to_string(#ids)),*]);
-    let conflicts = list(&relations.conflicts_with);
-    let requires = list(&relations.requires);
-    let unless_any = list(&relations.required_unless_any);
-    let unless_all = list(&relations.required_unless_all);
+    let conflicts = &relations.conflicts_with;
+    let requires = &relations.requires;
+    let unless_any = &relations.required_unless_any;
+    let unless_all = &relations.required_unless_all;
     let if_eq = relations
         .required_if_eq
         .iter()
-        .map(|(a, b)| quote!((#p::ToString::to_string(#a), #p::ToString::to_string(#b))));
+        .map(|(a, b)| quote!((#a, #b)));
     let exclusive = relations.exclusive;
+    if conflicts.is_empty()
+        && requires.is_empty()
+        && unless_any.is_empty()
+        && unless_all.is_empty()
+        && relations.required_if_eq.is_empty()
+        && !exclusive
+    {
+        return quote!(#p::RelationData::NONE);
+    }
     quote! {
-        #p::ParamRelations {
-            conflicts_with: #conflicts,
-            requires: #requires,
-            required_unless_any: #unless_any,
-            required_unless_all: #unless_all,
-            required_if_eq: #p::vec![#(#if_eq),*],
+        #p::RelationData {
+            conflicts_with: &[#(#conflicts),*],
+            requires: &[#(#requires),*],
+            required_unless_any: &[#(#unless_any),*],
+            required_unless_all: &[#(#unless_all),*],
+            required_if_eq: &[#(#if_eq),*],
             exclusive: #exclusive,
         }
     }

@@ -15,6 +15,32 @@ use crate::spec::Arity;
 /// A default as clap would store it: texts parsed like user input.
 pub type DefaultTexts = Option<Vec<Cow<'static, str>>>;
 
+/// The lazily evaluated default texts of one argument. A trait object, so
+/// that the build functions are instantiated once per converter type, not
+/// once per argument.
+pub type Texts<'f> = &'f dyn Fn() -> DefaultTexts;
+
+/// The default texts of an argument that has none.
+pub fn no_texts() -> DefaultTexts {
+    None
+}
+
+fn first(texts: Texts<'_>) -> Option<Cow<'static, str>> {
+    texts().and_then(|texts| texts.into_iter().next())
+}
+
+/// Where a single value comes from.
+enum Pick<'a> {
+    /// The property's JSON value.
+    Json(&'a Value),
+    /// A default (or missing-value) text.
+    Text(Cow<'static, str>),
+    /// `null`, with no text for the flag given without a value.
+    Null,
+    /// Absent, with no default.
+    Absent,
+}
+
 /// One `tools/call` being turned into the CLI's typed value.
 #[derive(Debug)]
 pub struct BuildCtx<'a> {
@@ -139,26 +165,38 @@ impl<'a> BuildCtx<'a> {
         )
     }
 
+    /// Where a single value comes from: the property, or (absent, or
+    /// `null` for the flag given without a value) the first default text.
+    /// Not generic, so that each converter's code stays small.
+    fn pick(&self, name: &str, default: Texts<'_>, missing: Option<Texts<'_>>) -> Pick<'a> {
+        match (self.get(name), missing) {
+            (Some(Value::Null), Some(missing)) => match first(missing) {
+                Some(text) => Pick::Text(text),
+                None => Pick::Null,
+            },
+            (Some(value), _) => Pick::Json(value),
+            (None, _) => match first(default) {
+                Some(text) => Pick::Text(text),
+                None => Pick::Absent,
+            },
+        }
+    }
+
     /// A single-valued argument clap requires or defaults (`T`). `null`
     /// means the flag given without a value (`num_args = 0..=1`): the
     /// `default_missing_value` then applies.
     pub fn one<C: Converter>(
         &self,
         name: &str,
-        default: impl FnOnce() -> DefaultTexts,
-        missing: impl FnOnce() -> DefaultTexts,
+        default: Texts<'_>,
+        missing: Texts<'_>,
         conv: C,
     ) -> Result<C::Output, ArgError> {
-        match self.get(name) {
-            Some(Value::Null) => match missing() {
-                Some(texts) if !texts.is_empty() => self.convert_default(name, &conv, &texts[0]),
-                _ => self.convert(name, &conv, &Value::Null),
-            },
-            Some(value) => self.convert(name, &conv, value),
-            None => match default().as_ref().and_then(|d| d.first()) {
-                Some(text) => self.convert_default(name, &conv, text),
-                None => Err(self.missing(name, &conv)),
-            },
+        match self.pick(name, default, Some(missing)) {
+            Pick::Json(value) => self.convert(name, &conv, value),
+            Pick::Text(text) => self.convert_default(name, &conv, &text),
+            Pick::Null => self.convert(name, &conv, &Value::Null),
+            Pick::Absent => Err(self.missing(name, &conv)),
         }
     }
 
@@ -168,22 +206,14 @@ impl<'a> BuildCtx<'a> {
     pub fn optional<C: Converter>(
         &self,
         name: &str,
-        default: impl FnOnce() -> DefaultTexts,
-        missing: Option<&dyn Fn() -> DefaultTexts>,
+        default: Texts<'_>,
+        missing: Option<Texts<'_>>,
         conv: C,
     ) -> Result<Option<C::Output>, ArgError> {
-        match (self.get(name), missing) {
-            (Some(Value::Null), Some(missing)) => match missing() {
-                Some(texts) if !texts.is_empty() => {
-                    self.convert_default(name, &conv, &texts[0]).map(Some)
-                }
-                _ => Ok(None),
-            },
-            (Some(value), _) => self.convert(name, &conv, value).map(Some),
-            (None, _) => match default().as_ref().and_then(|d| d.first()) {
-                Some(text) => self.convert_default(name, &conv, text).map(Some),
-                None => Ok(None),
-            },
+        match self.pick(name, default, missing) {
+            Pick::Json(value) => self.convert(name, &conv, value).map(Some),
+            Pick::Text(text) => self.convert_default(name, &conv, &text).map(Some),
+            Pick::Null | Pick::Absent => Ok(None),
         }
     }
 
@@ -192,18 +222,18 @@ impl<'a> BuildCtx<'a> {
     pub fn optional_value<C: Converter>(
         &self,
         name: &str,
-        missing_value: impl FnOnce() -> DefaultTexts,
+        missing_value: Texts<'_>,
         conv: C,
     ) -> Result<Option<Option<C::Output>>, ArgError> {
-        match self.get(name) {
-            None => Ok(None),
-            Some(Value::Null) => match missing_value().as_ref().and_then(|d| d.first()) {
-                Some(text) => self
-                    .convert_default(name, &conv, text)
-                    .map(|v| Some(Some(v))),
-                None => Ok(Some(None)),
-            },
-            Some(value) => self.convert(name, &conv, value).map(|v| Some(Some(v))),
+        if self.get(name).is_none() {
+            return Ok(None);
+        }
+        match self.pick(name, &no_texts, Some(missing_value)) {
+            Pick::Json(value) => self.convert(name, &conv, value).map(|v| Some(Some(v))),
+            Pick::Text(text) => self
+                .convert_default(name, &conv, &text)
+                .map(|v| Some(Some(v))),
+            Pick::Null | Pick::Absent => Ok(Some(None)),
         }
     }
 
@@ -211,7 +241,7 @@ impl<'a> BuildCtx<'a> {
     pub fn many<C: Converter>(
         &self,
         name: &str,
-        default: impl FnOnce() -> DefaultTexts,
+        default: Texts<'_>,
         min_items: Option<u32>,
         delimiter: Option<char>,
         arity: Arity,
@@ -226,7 +256,7 @@ impl<'a> BuildCtx<'a> {
     pub fn optional_many<C: Converter>(
         &self,
         name: &str,
-        default: impl FnOnce() -> DefaultTexts,
+        default: Texts<'_>,
         min_items: Option<u32>,
         delimiter: Option<char>,
         arity: Arity,
@@ -318,7 +348,7 @@ impl<'a> BuildCtx<'a> {
     pub fn pairs<C: Converter>(
         &self,
         name: &str,
-        default: impl FnOnce() -> DefaultTexts,
+        default: Texts<'_>,
         conv: KeyValue<C>,
     ) -> Result<Vec<C::Output>, ArgError> {
         match self.get(name) {

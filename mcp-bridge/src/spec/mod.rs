@@ -18,6 +18,8 @@ pub(crate) mod value;
 
 pub use command::{CommandLayer, CommandSpec, GroupSpec, McpAttrs, ToolSpec};
 pub use param::{ParamAction, ParamKind, ParamRelations, ParamSpec};
+#[doc(hidden)]
+pub use param::{ParamData, RelationData};
 pub use schema::output_schema;
 pub(crate) use value::describe_range;
 #[doc(hidden)]

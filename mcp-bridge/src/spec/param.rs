@@ -129,6 +129,90 @@ impl ParamRelations {
     }
 }
 
+/// The literal part of a parameter as the derive writes it: static data
+/// (one constant per argument, no code), completed by
+/// [`ParamSpec::from_data`] with what is only known at run time.
+#[doc(hidden)]
+#[derive(Debug)]
+pub struct ParamData {
+    /// The clap id.
+    pub id: &'static str,
+    /// A positional argument (`long` and `short` are then `None`).
+    pub positional: bool,
+    /// The long name, for a flag that has one.
+    pub long: Option<&'static str>,
+    /// The short name.
+    pub short: Option<char>,
+    /// Whether the property is required.
+    pub required: bool,
+    /// `Some(min_items)` for a list.
+    pub multiple: Option<Option<u32>>,
+    /// Literal default texts (used when no computed default is given).
+    pub default_text: &'static [&'static str],
+    /// `global = true`.
+    pub global: bool,
+    /// Hidden from the schema.
+    pub hidden: bool,
+    /// `#[mcp(name = "...")]`.
+    pub rename: Option<&'static str>,
+    /// clap's action.
+    pub action: ParamAction,
+    /// Relations, by clap ids.
+    pub relations: RelationData,
+    /// `env = "NAME"`.
+    pub env: Option<&'static str>,
+    /// `null` accepted.
+    pub nullable: bool,
+    /// Values per use, for a list.
+    pub arity: Option<Arity>,
+}
+
+/// [`ParamRelations`] as static data.
+#[doc(hidden)]
+#[derive(Debug)]
+pub struct RelationData {
+    /// `conflicts_with(_all)`.
+    pub conflicts_with: &'static [&'static str],
+    /// `requires(_all)`.
+    pub requires: &'static [&'static str],
+    /// `required_unless_present(_any)`.
+    pub required_unless_any: &'static [&'static str],
+    /// `required_unless_present_all`.
+    pub required_unless_all: &'static [&'static str],
+    /// `required_if_eq(arg, value)`.
+    pub required_if_eq: &'static [(&'static str, &'static str)],
+    /// `exclusive = true`.
+    pub exclusive: bool,
+}
+
+impl RelationData {
+    /// No relation.
+    pub const NONE: Self = Self {
+        conflicts_with: &[],
+        requires: &[],
+        required_unless_any: &[],
+        required_unless_all: &[],
+        required_if_eq: &[],
+        exclusive: false,
+    };
+
+    fn to_relations(&self) -> ParamRelations {
+        let owned = |ids: &[&str]| ids.iter().map(|id| (*id).to_owned()).collect();
+        ParamRelations {
+            conflicts_with: owned(self.conflicts_with),
+            requires: owned(self.requires),
+            required_unless_any: owned(self.required_unless_any),
+            required_unless_all: owned(self.required_unless_all),
+            required_if_eq: self
+                .required_if_eq
+                .iter()
+                .map(|(a, b)| ((*a).to_owned(), (*b).to_owned()))
+                .collect(),
+            exclusive: self.exclusive,
+        }
+    }
+}
+
 impl ParamSpec {
     /// A flag named by its long name.
     pub fn flag(
@@ -175,6 +259,44 @@ impl ParamSpec {
             relations: ParamRelations::default(),
             env: None,
             nullable: false,
+        }
+    }
+
+    /// A parameter from the derive's static `data`, its value type, its
+    /// help text and, when they are computed (`default_value_t`), its
+    /// default texts.
+    #[doc(hidden)]
+    pub fn from_data(
+        data: &ParamData,
+        value_type: ValueType,
+        description: Option<&str>,
+        computed_defaults: Option<Vec<std::borrow::Cow<'static, str>>>,
+    ) -> Self {
+        let mut param = if data.positional {
+            Self::positional(data.id, value_type)
+        } else {
+            Self::flag(data.id, data.long, data.short, value_type)
+        };
+        if let Some(min_items) = data.multiple {
+            param = param.multiple(min_items);
+        }
+        param = param.required(data.required);
+        param = match computed_defaults {
+            Some(texts) => param.default_text(texts),
+            None => param.default_text(data.default_text.iter().copied()),
+        };
+        param = param
+            .description(description)
+            .global(data.global)
+            .hidden(data.hidden)
+            .rename(data.rename)
+            .action(data.action)
+            .relations(data.relations.to_relations())
+            .env(data.env)
+            .nullable(data.nullable);
+        match data.arity {
+            Some(arity) => param.arity(arity),
+            None => param,
         }
     }
 
