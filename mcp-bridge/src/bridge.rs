@@ -69,15 +69,13 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
     }
 
     /// The MCP server this bridge would serve.
-    pub fn server(&self) -> Result<BridgeServer<C>, RegistryError> {
-        self.server_from(Registry::new()?)
+    pub fn server(&self) -> Result<BridgeServer, RegistryError> {
+        Ok(self.server_from(Registry::new()?))
     }
 
-    fn server_from(&self, registry: Registry<C>) -> Result<BridgeServer<C>, RegistryError> {
-        Ok(
-            BridgeServer::from_registry(registry, Arc::clone(&self.handler))?
-                .offload_calls(self.offload_calls),
-        )
+    fn server_from(&self, registry: Registry<C>) -> BridgeServer {
+        BridgeServer::from_registry(registry, Arc::clone(&self.handler))
+            .offload_calls(self.offload_calls)
     }
 
     /// Runs with the process's arguments.
@@ -126,9 +124,8 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         let matches = bridge_command(&bin, &self.command_name).get_matches_from(&args[1..]);
-        let server = match Registry::from_spec(root).and_then(|registry| self.server_from(registry))
-        {
-            Ok(server) => server,
+        let server = match Registry::from_spec(root) {
+            Ok(registry) => self.server_from(registry),
             Err(error) => return fail(&error),
         };
         match matches.subcommand() {
@@ -139,10 +136,7 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
     }
 }
 
-fn print_tools<C: McpCommand + 'static>(
-    server: &BridgeServer<C>,
-    output: Option<&PathBuf>,
-) -> ExitCode {
+fn print_tools(server: &BridgeServer, output: Option<&PathBuf>) -> ExitCode {
     let json = match serde_json::to_string_pretty(server.tools()) {
         Ok(json) => json + "\n",
         Err(error) => return fail(&error),
@@ -157,7 +151,7 @@ fn print_tools<C: McpCommand + 'static>(
     }
 }
 
-fn serve_stdio<C: McpCommand + Send + 'static>(server: BridgeServer<C>) -> ExitCode {
+fn serve_stdio(server: BridgeServer) -> ExitCode {
     init_logging();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()

@@ -11,7 +11,7 @@ use mcp_bridge::{BridgeServer, Registry};
 
 #[test]
 fn taskctl_tools_list() {
-    let server = BridgeServer::<Cli>::new(run).expect("taskctl has no duplicate tool names");
+    let server = BridgeServer::new::<Cli, _, _>(run).expect("taskctl has no duplicate tool names");
     let tools = serde_json::to_value(server.tools()).expect("tools serialize");
     insta::assert_json_snapshot!("taskctl_tools_list", tools);
 }

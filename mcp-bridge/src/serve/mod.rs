@@ -17,10 +17,10 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::{Map, Value};
 
-use crate::error::{CallError, RegistryError};
+use crate::error::{ArgError, CallError, RegistryError};
 use crate::io::Io;
 use crate::registry::Registry;
-use crate::spec::{output_schema, ToolSpec};
+use crate::spec::{output_schema, CommandSpec, ToolSpec};
 use crate::traits::McpCommand;
 
 use requests::malformed_request_error;
@@ -28,16 +28,56 @@ pub use run::CallOutcome;
 pub(crate) use run::Handler;
 use run::{run_blocking, run_handler};
 
-struct Shared<C> {
+/// The typed side of a server with the CLI's type erased, so that rmcp's
+/// service code is compiled once, in this crate, and not again in every
+/// binary that uses it.
+trait Dispatch: Send + Sync {
+    /// The index of `tool` in the table.
+    fn position(&self, tool: &str) -> Option<usize>;
+    /// Builds the CLI's value from `arguments` and runs the handler on it
+    /// (through `block_in_place` when `offload`).
+    fn call(
+        &self,
+        tool: &str,
+        arguments: &Map<String, Value>,
+        offload: bool,
+    ) -> Result<CallOutcome, CallError>;
+}
+
+struct Typed<C> {
     registry: Registry<C>,
-    listed: ListToolsResult,
     handler: Handler<C>,
+}
+
+impl<C: McpCommand + 'static> Dispatch for Typed<C> {
+    fn position(&self, tool: &str) -> Option<usize> {
+        self.registry.position(tool)
+    }
+
+    fn call(
+        &self,
+        tool: &str,
+        arguments: &Map<String, Value>,
+        offload: bool,
+    ) -> Result<CallOutcome, CallError> {
+        let cli = self.registry.build(tool, arguments)?;
+        Ok(if offload {
+            run_blocking(|| run_handler(&self.handler, cli))
+        } else {
+            run_handler(&self.handler, cli)
+        })
+    }
+}
+
+struct Shared {
+    typed: Box<dyn Dispatch>,
+    listed: ListToolsResult,
     info: ServerConfig,
     /// Whether calls run through `block_in_place`.
     offload: bool,
 }
 
-/// The MCP server for the CLI `C`: an rmcp [`ServerHandler`].
+/// The MCP server for a CLI: an rmcp [`ServerHandler`].
 ///
 /// Usually made by [`Bridge`](crate::Bridge); build one yourself to serve
 /// over a transport of your choosing.
@@ -59,58 +99,41 @@ struct Shared<C> {
 /// let outcome = server.call("echo", args.as_object().unwrap().clone()).unwrap();
 /// assert_eq!(outcome.stdout, "hi\n");
 /// ```
-pub struct BridgeServer<C> {
-    shared: Arc<Shared<C>>,
+#[derive(Clone)]
+pub struct BridgeServer {
+    shared: Arc<Shared>,
 }
 
-impl<C> Clone for BridgeServer<C> {
-    fn clone(&self) -> Self {
-        Self {
-            shared: Arc::clone(&self.shared),
-        }
-    }
-}
-
-impl<C: McpCommand + 'static> BridgeServer<C> {
-    /// A server running `handler` for every tool call.
-    pub fn new<R, F>(handler: F) -> Result<Self, RegistryError>
+impl BridgeServer {
+    /// A server for the CLI `C`, running `handler` for every tool call.
+    pub fn new<C, R, F>(handler: F) -> Result<Self, RegistryError>
     where
+        C: McpCommand + 'static,
         R: crate::io::Report,
         F: Fn(C, &mut Io<'_>) -> R + Send + Sync + 'static,
     {
-        Self::with_handler(Arc::new(move |cli, io| handler(cli, io).report(io)))
+        let handler: Handler<C> = Arc::new(move |cli, io| handler(cli, io).report(io));
+        Ok(Self::from_registry(Registry::<C>::new()?, handler))
     }
 
-    pub(crate) fn with_handler(handler: Handler<C>) -> Result<Self, RegistryError> {
-        Self::from_registry(Registry::<C>::new()?, handler)
-    }
-
-    pub(crate) fn from_registry(
+    pub(crate) fn from_registry<C: McpCommand + 'static>(
         registry: Registry<C>,
         handler: Handler<C>,
-    ) -> Result<Self, RegistryError> {
+    ) -> Self {
         let output_schema = Arc::new(output_schema());
         let tools = registry
             .tools()
             .map(|spec| rmcp_tool(spec, &output_schema))
             .collect();
-        let root = registry.root();
-        let version = root.version.clone().unwrap_or_else(|| "0.0.0".to_owned());
-        let mut implementation = Implementation::new(root.name.clone(), version);
-        if let Some(about) = &root.about {
-            implementation = implementation.with_description(about.clone());
-        }
-        let info = ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
-            .with_server_info(implementation);
-        Ok(Self {
+        let info = server_info(registry.root());
+        Self {
             shared: Arc::new(Shared {
-                registry,
+                typed: Box::new(Typed { registry, handler }),
                 listed: ListToolsResult::with_all_items(tools),
-                handler,
                 info,
                 offload: false,
             }),
-        })
+        }
     }
 
     /// Runs each call on a thread that may block (`block_in_place`), so a
@@ -123,11 +146,6 @@ impl<C: McpCommand + 'static> BridgeServer<C> {
             None => tracing::warn!("offload_calls ignored: the server is already shared"),
         }
         self
-    }
-
-    /// The tool table.
-    pub fn registry(&self) -> &Registry<C> {
-        &self.shared.registry
     }
 
     /// The tool definitions exactly as `tools/list` returns them.
@@ -145,15 +163,29 @@ impl<C: McpCommand + 'static> BridgeServer<C> {
         tool: &str,
         arguments: Map<String, Value>,
     ) -> Result<CallOutcome, CallError> {
-        match self.shared.registry.build(tool, &arguments) {
-            Ok(cli) => Ok(run_handler(&self.shared.handler, cli)),
-            Err(CallError::InvalidArguments(error)) => Ok(CallOutcome {
-                stdout: String::new(),
-                stderr: error.to_string(),
-                exit_code: 2,
-            }),
-            Err(unknown) => Err(unknown),
+        match self.shared.typed.call(tool, &arguments, false) {
+            Err(CallError::InvalidArguments(error)) => Ok(invalid_arguments(&error)),
+            other => other,
         }
+    }
+}
+
+fn server_info(root: &CommandSpec) -> ServerConfig {
+    let version = root.version.clone().unwrap_or_else(|| "0.0.0".to_owned());
+    let mut implementation = Implementation::new(root.name.clone(), version);
+    if let Some(about) = &root.about {
+        implementation = implementation.with_description(about.clone());
+    }
+    ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+        .with_server_info(implementation)
+}
+
+/// Bad arguments, answered as clap would: exit code 2, the message on stderr.
+fn invalid_arguments(error: &ArgError) -> CallOutcome {
+    CallOutcome {
+        stdout: String::new(),
+        stderr: error.to_string(),
+        exit_code: 2,
     }
 }
 
@@ -166,7 +198,7 @@ fn rmcp_tool(spec: &ToolSpec, output_schema: &Arc<Map<String, Value>>) -> Tool {
     .with_raw_output_schema(Arc::clone(output_schema))
 }
 
-impl<C: McpCommand + Send + 'static> ServerHandler for BridgeServer<C> {
+impl ServerHandler for BridgeServer {
     fn get_info(&self) -> ServerConfig {
         self.shared.info.clone()
     }
@@ -181,7 +213,7 @@ impl<C: McpCommand + Send + 'static> ServerHandler for BridgeServer<C> {
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
         // The cached list is in registry order.
-        let index = self.shared.registry.position(name)?;
+        let index = self.shared.typed.position(name)?;
         self.shared.listed.tools.get(index).cloned()
     }
 
@@ -206,8 +238,8 @@ impl<C: McpCommand + Send + 'static> ServerHandler for BridgeServer<C> {
     ) -> Result<CallToolResponse, ErrorData> {
         let arguments = request.arguments.unwrap_or_default();
         let shared = &self.shared;
-        let cli = match shared.registry.build(&request.name, &arguments) {
-            Ok(cli) => cli,
+        let outcome = match shared.typed.call(&request.name, &arguments, shared.offload) {
+            Ok(outcome) => outcome,
             Err(CallError::UnknownTool { name }) => {
                 tracing::warn!(tool = %name, "call to an unknown tool");
                 return Err(ErrorData::invalid_params(
@@ -217,18 +249,8 @@ impl<C: McpCommand + Send + 'static> ServerHandler for BridgeServer<C> {
             }
             Err(CallError::InvalidArguments(error)) => {
                 tracing::debug!(%error, "invalid arguments");
-                let outcome = CallOutcome {
-                    stdout: String::new(),
-                    stderr: error.to_string(),
-                    exit_code: 2,
-                };
-                return Ok(outcome.into_result().into());
+                invalid_arguments(&error)
             }
-        };
-        let outcome = if shared.offload {
-            run_blocking(|| run_handler(&shared.handler, cli))
-        } else {
-            run_handler(&shared.handler, cli)
         };
         Ok(outcome.into_result().into())
     }
