@@ -114,7 +114,7 @@ fn check_properties(cx: &Ctxt, fields: &[Field<'_>]) {
         let FieldKind::Arg(arg) = &field.kind else {
             continue;
         };
-        if arg.hide || arg.mcp.skip.is_some() {
+        if arg.hide.is_true() || arg.mcp.skip.is_some() || arg.inert() {
             continue;
         }
         let property = arg.property();
@@ -301,7 +301,7 @@ fn accepts(arg: &Arg) -> Option<Accepts> {
         ValueKind::Builtin(Builtin::Bool) => Some(Accepts::Bool),
         ValueKind::Builtin(Builtin::Char) => Some(Accepts::Char),
         ValueKind::Builtin(Builtin::PathBuf) => Some(Accepts::Path),
-        ValueKind::OneOf(values) => Some(Accepts::OneOf(values.clone(), arg.ignore_case)),
+        ValueKind::OneOf(values) => Some(Accepts::OneOf(values.clone(), arg.ignore_case.is_true())),
         _ => None,
     }
 }

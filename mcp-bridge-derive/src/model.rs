@@ -42,9 +42,31 @@ pub(crate) struct Layer {
     /// `None`: not given; `Some(None)`: explicitly unset (`about = None`).
     pub(crate) about: Option<Option<Text>>,
     pub(crate) long_about: Option<Option<Text>>,
-    pub(crate) hide: Option<bool>,
+    pub(crate) hide: Option<BoolValue>,
     pub(crate) version: Option<Text>,
     pub(crate) mcp: McpAttrs,
+}
+
+/// A boolean key's value: a literal, or the user's expression, evaluated
+/// where clap evaluates it (`hide = !cfg!(feature = "x")`).
+#[derive(Clone)]
+pub(crate) enum BoolValue {
+    Lit(bool),
+    Expr(Expr),
+}
+
+impl BoolValue {
+    /// Whether it is the literal `true` (an expression may be false).
+    pub(crate) fn is_true(&self) -> bool {
+        matches!(self, BoolValue::Lit(true))
+    }
+}
+
+/// A `char` key's value (`value_delimiter`): a literal or an expression.
+#[derive(Clone)]
+pub(crate) enum CharValue {
+    Lit(char),
+    Expr(Expr),
 }
 
 /// A help or version text as the generated code gives it.
@@ -113,6 +135,9 @@ pub(crate) enum Action {
     SetTrue,
     SetFalse,
     Count,
+    /// `Help`, `HelpShort`, `HelpLong`, `Version`: clap prints and exits;
+    /// not a property of any tool.
+    Info,
 }
 
 /// How a value is converted from JSON.
@@ -237,6 +262,8 @@ pub(crate) enum DirectValue {
     None,
     /// An absent list: an empty `Vec`.
     EmptyVec,
+    /// A `()` field.
+    Unit,
 }
 
 pub(crate) struct Arg {
@@ -255,11 +282,11 @@ pub(crate) struct Arg {
     pub(crate) default_missing: Option<Expr>,
     pub(crate) required: bool,
     pub(crate) global: bool,
-    pub(crate) hide: bool,
+    pub(crate) hide: BoolValue,
     pub(crate) help: Option<Text>,
     pub(crate) long_help: Option<Text>,
-    pub(crate) ignore_case: bool,
-    pub(crate) delimiter: Option<char>,
+    pub(crate) ignore_case: BoolValue,
+    pub(crate) delimiter: Option<CharValue>,
     pub(crate) mcp: McpAttrs,
     pub(crate) span: Span,
     pub(crate) relations: ArgRelations,
@@ -286,6 +313,12 @@ impl Arg {
         }
     }
 
+    /// Whether the argument can never change the value: a `()` field, or
+    /// a help or version flag. Such arguments are no property of a tool.
+    pub(crate) fn inert(&self) -> bool {
+        self.action == Action::Info || matches!(self.direct, Some(DirectValue::Unit))
+    }
+
     pub(crate) fn multiple(&self) -> bool {
         matches!(self.shape, Shape::Vec | Shape::OptionVec)
             && !matches!(self.value, ValueKind::KeyValue { .. })
@@ -301,6 +334,9 @@ pub(crate) struct ArgRelations {
     pub(crate) required_unless_all: Vec<String>,
     pub(crate) required_if_eq: Vec<(String, String)>,
     pub(crate) exclusive: bool,
+    /// `overrides_with(_all)`: on the command line the later one wins; in
+    /// a call, which has no order, both given is refused.
+    pub(crate) overrides_with: Vec<String>,
     pub(crate) groups: Vec<String>,
 }
 

@@ -84,7 +84,7 @@ pub use traits::{McpArgs, McpCommand, McpSubcommand};
 #[doc(hidden)]
 pub mod __private {
     pub use crate::call::convert::Converter;
-    pub use crate::call::{no_texts, BuildCtx, DefaultTexts, Texts};
+    pub use crate::call::{env_texts, no_texts, BuildCtx, DefaultTexts, Texts};
     pub use crate::error::ArgError;
     pub use crate::spec::known as value_types;
     pub use crate::spec::{
@@ -111,6 +111,14 @@ pub mod __private {
     pub mod tree {
         pub use crate::registry::tree::*;
         pub use crate::spec::tree::*;
+    }
+
+    /// `value_delimiter = EXPR`, read as clap reads it.
+    pub fn delimiter(value: impl clap::builder::IntoResettable<char>) -> Option<char> {
+        match value.into_resettable() {
+            clap::builder::Resettable::Value(c) => Some(c),
+            clap::builder::Resettable::Reset => None,
+        }
     }
 
     /// The name clap shows for a `ValueEnum` value (used for defaults).

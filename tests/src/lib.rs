@@ -1,1 +1,2 @@
 //! Test-only crate: see `tests/`.
+pub mod adopt;

@@ -5,10 +5,10 @@ use mcp_bridge::McpTool;
 #[derive(Parser, McpTool)]
 #[command(name = "app")]
 struct Cli {
-    #[arg(long, overrides_with = "quiet")]
-    verbose: bool,
+    #[arg(long, requires_if("json", "format"))]
+    pretty: bool,
     #[arg(long)]
-    quiet: bool,
+    format: Option<String>,
 }
 
 fn main() {}

@@ -7,7 +7,7 @@ use quote::{quote, quote_spanned};
 
 use super::convert::{converter, value_type_of};
 use super::spec::arity_tokens;
-use super::Private;
+use super::{delimiter_tokens, Private};
 use crate::model::{
     Action, Arg, Container, DefaultValue, Direct, DirectValue, Field, FieldKind, Shape, ValueKind,
     Variant, VariantKind,
@@ -125,18 +125,8 @@ fn with_env(p: &Private, arg: &Arg, defaults: TokenStream) -> TokenStream {
     let Some(name) = &arg.env else {
         return defaults;
     };
-    let texts = match arg.delimiter {
-        Some(delimiter) => quote! {
-            __value.split(#delimiter).map(|__s| #p::Cow::Owned(#p::ToString::to_string(__s))).collect()
-        },
-        None => quote!(#p::vec![#p::Cow::Owned(__value)]),
-    };
-    quote! {
-        match ::std::env::var(#name) {
-            #p::Ok(__value) => #p::Some(#texts),
-            #p::Err(_) => #defaults,
-        }
-    }
+    let delimiter = delimiter_tokens(p, arg.delimiter.as_ref());
+    quote!(#p::env_texts(#name, #delimiter, || #defaults))
 }
 
 fn missing_texts(p: &Private, arg: &Arg) -> TokenStream {
@@ -168,6 +158,7 @@ fn build_direct(arg: &Arg, direct: &DirectValue) -> TokenStream {
         }
         DirectValue::None => quote!(::core::option::Option::None),
         DirectValue::EmptyVec => quote!(::std::vec::Vec::new()),
+        DirectValue::Unit => quote!(()),
     }
 }
 
@@ -199,15 +190,23 @@ fn build_arg(p: &Private, arg: &Arg) -> TokenStream {
     } else {
         quote!(#p::None)
     };
-    let delimiter = match arg.delimiter {
-        Some(c) => quote!(#p::Some(#c)),
-        None => quote!(#p::None),
-    };
+    let delimiter = delimiter_tokens(p, arg.delimiter.as_ref());
     let arity = arity_tokens(p, arg);
     match (arg.action, arg.shape, &arg.value) {
-        (Action::SetTrue, _, _) => quote!(__ctx.flag(#name, true)?),
-        (Action::SetFalse, _, _) => quote!(__ctx.flag(#name, false)?),
-        (Action::Count, _, _) => quote!(::core::convert::From::from(__ctx.count(#name)?)),
+        (Action::SetTrue | Action::SetFalse, _, _) => {
+            let sets = arg.action == Action::SetTrue;
+            match &arg.env {
+                Some(env) => quote_spanned!(span=> __ctx.flag_env(#name, #sets, #env, #conv)?),
+                None => quote!(__ctx.flag(#name, #sets)?),
+            }
+        }
+        (Action::Count, _, _) => match &arg.env {
+            Some(env) => quote_spanned! {span=>
+                ::core::convert::From::from(__ctx.count_env(#name, #env, #p::convert::Integer::<u8>::new())?)
+            },
+            None => quote!(::core::convert::From::from(__ctx.count(#name)?)),
+        },
+        (Action::Info, _, _) => unreachable!("help and version flags are built directly"),
         (
             _,
             Shape::Vec,

@@ -12,7 +12,7 @@ use crate::model::{Arg, Builtin, ValueKind};
 /// The converter expression for one value of `arg`.
 pub(super) fn converter(p: &Private, arg: &Arg) -> TokenStream {
     let inner = &arg.inner;
-    let ignore_case = arg.ignore_case;
+    let ignore_case = &arg.ignore_case;
     match &arg.value {
         ValueKind::Builtin(builtin) => builtin_converter(p, *builtin, inner),
         ValueKind::Enum => quote!(#p::convert::Enum::<#inner>::new(#ignore_case)),
@@ -29,7 +29,13 @@ pub(super) fn converter(p: &Private, arg: &Arg) -> TokenStream {
         }
         ValueKind::Parser(parser) => {
             let value_type = value_type_of(p, arg.inner_builtin, inner);
-            quote_spanned!(parser.span()=> #p::convert::ClapParser::new(#parser, #value_type))
+            quote_spanned! {parser.span()=>
+                {
+                    #[allow(unused_imports)]
+                    use #p::convert::auto::{ViaErasedParser as _, ViaTypedParser as _};
+                    (&&#p::convert::auto::ParserProbe::<#inner, _>::new(#parser)).parser_converter(#value_type)
+                }
+            }
         }
         ValueKind::KeyValue { parser, .. } => {
             quote_spanned!(parser.span()=> #p::convert::ClapParser::new(#parser, #p::ValueType::string()))

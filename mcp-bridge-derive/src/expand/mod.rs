@@ -15,7 +15,7 @@ mod tree;
 use proc_macro2::{Group, Span, TokenStream, TokenTree};
 use quote::{quote, ToTokens};
 
-use crate::model::{Container, Field, Input, Variant};
+use crate::model::{BoolValue, CharValue, Container, Field, Input, Variant};
 
 pub(crate) use self::fallback::fallback;
 
@@ -44,6 +44,28 @@ impl Private {
 impl ToTokens for Private {
     fn to_tokens(&self, tokens: &mut TokenStream) {
         tokens.extend(self.0.clone());
+    }
+}
+
+/// A boolean key as a `bool` expression: the literal, or the user's
+/// expression (evaluated in a constant for the tree check, at run time for
+/// the spec).
+impl ToTokens for BoolValue {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        match self {
+            BoolValue::Lit(value) => value.to_tokens(tokens),
+            BoolValue::Expr(expr) => tokens.extend(quote!((#expr))),
+        }
+    }
+}
+
+/// `value_delimiter` as an `Option<char>` expression; the user's
+/// expression goes through clap's `IntoResettable<char>`, as clap takes it.
+pub(crate) fn delimiter_tokens(p: &Private, delimiter: Option<&CharValue>) -> TokenStream {
+    match delimiter {
+        None => quote!(#p::None),
+        Some(CharValue::Lit(c)) => quote!(#p::Some(#c)),
+        Some(CharValue::Expr(expr)) => quote!(#p::delimiter(#expr)),
     }
 }
 

@@ -147,7 +147,7 @@ fn layer_tokens(p: &Private, layer: &Layer) -> TokenStream {
     };
     let about = opt_opt(&layer.about);
     let long_about = opt_opt(&layer.long_about);
-    let hide = match layer.hide {
+    let hide = match &layer.hide {
         Some(hide) => quote!(#p::Some(#hide)),
         None => quote!(#p::None),
     };
@@ -180,6 +180,8 @@ fn layer_tokens(p: &Private, layer: &Layer) -> TokenStream {
 
 fn augment_fields(p: &Private, fields: &[Field<'_>], cmd: TokenStream) -> TokenStream {
     let parts = fields.iter().map(|field| match &field.kind {
+        // Help and version flags are no property of any tool.
+        FieldKind::Arg(arg) if arg.action == Action::Info => TokenStream::new(),
         FieldKind::Arg(arg) => {
             let spec = param_spec(p, arg);
             quote!(#cmd.params.push(#spec);)
@@ -256,6 +258,7 @@ fn param_spec(p: &Private, arg: &Arg) -> TokenStream {
         Action::SetTrue => quote!(#p::ParamAction::SetTrue),
         Action::SetFalse => quote!(#p::ParamAction::SetFalse),
         Action::Count => quote!(#p::ParamAction::Count),
+        Action::Info => unreachable!("help and version flags are no parameter"),
     };
     let relations = relation_tokens(p, &arg.relations);
     let env = opt(arg.env.as_ref().map(|name| quote!(#name)));
@@ -288,7 +291,8 @@ fn param_spec(p: &Private, arg: &Arg) -> TokenStream {
         (None, None, None) => quote!(#p::None),
     };
     let global = arg.global;
-    let hidden = arg.hide || arg.mcp.skip.is_some();
+    let skip = arg.mcp.skip.is_some() || arg.inert();
+    let hidden = &arg.hide;
     let rename = opt(arg.mcp.name.as_ref().map(|name| {
         let name = &name.value;
         quote!(#name)
@@ -304,7 +308,7 @@ fn param_spec(p: &Private, arg: &Arg) -> TokenStream {
                 multiple: #multiple,
                 default_text: #literal_defaults,
                 global: #global,
-                hidden: #hidden,
+                hidden: #skip || #hidden,
                 rename: #rename,
                 action: #action,
                 relations: #relations,
@@ -363,7 +367,9 @@ fn relation_tokens(p: &Private, relations: &ArgRelations) -> TokenStream {
         .iter()
         .map(|(a, b)| quote!((#a, #b)));
     let exclusive = relations.exclusive;
+    let overrides = &relations.overrides_with;
     if conflicts.is_empty()
+        && overrides.is_empty()
         && requires.is_empty()
         && unless_any.is_empty()
         && unless_all.is_empty()
@@ -380,6 +386,7 @@ fn relation_tokens(p: &Private, relations: &ArgRelations) -> TokenStream {
             required_unless_all: &[#(#unless_all),*],
             required_if_eq: &[#(#if_eq),*],
             exclusive: #exclusive,
+            overrides_with: &[#(#overrides),*],
         }
     }
 }

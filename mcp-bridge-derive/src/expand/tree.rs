@@ -11,7 +11,7 @@ use syn::ext::IdentExt as _;
 use syn::spanned::Spanned as _;
 
 use super::Private;
-use crate::model::{Container, Field, FieldKind, Layer, Variant, VariantKind};
+use crate::model::{Action, Container, Field, FieldKind, Layer, Variant, VariantKind};
 
 /// What one derive adds: the `MCP_NODE` constant (inside the trait impl)
 /// and the check (next to the impls).
@@ -182,11 +182,15 @@ fn items(p: &Private, fields: &[Field<'_>], owner: &str, sites: &mut Sites) -> V
             None => field.original.ty.span(),
         };
         match &field.kind {
+            // Help and version flags are no property of any tool.
+            FieldKind::Arg(arg) if arg.action == Action::Info => {}
             FieldKind::Arg(arg) => {
                 let site = sites.add(span);
                 let name = arg.property();
                 let global = arg.global;
-                let hidden = arg.hide || arg.mcp.skip.is_some();
+                let skip = arg.mcp.skip.is_some() || arg.inert();
+                let hide = &arg.hide;
+                let hidden = quote!(#skip || #hide);
                 let origin = format!("field `{}` of `{owner}`", arg_field_name(field));
                 out.push(quote! {
                     #tree::Item::Param(#tree::Param {
@@ -237,7 +241,7 @@ fn layer(p: &Private, layer: &Layer) -> TokenStream {
         None => quote!(::core::option::Option::None),
     };
     let mcp_skip = layer.mcp.skip.is_some();
-    let hide = match layer.hide {
+    let hide = match &layer.hide {
         Some(hide) => quote!(::core::option::Option::Some(#hide)),
         None => quote!(::core::option::Option::None),
     };

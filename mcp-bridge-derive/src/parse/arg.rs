@@ -10,7 +10,9 @@ use super::lit::int_literal;
 use super::naming::{unraw, Casing};
 use super::{option_text, relations, ty};
 use crate::ctxt::Ctxt;
-use crate::model::{Action, Arg, DefaultValue, Direct, DirectValue, Shape, Text, ValueKind};
+use crate::model::{
+    Action, Arg, BoolValue, CharValue, DefaultValue, Direct, DirectValue, Shape, Text, ValueKind,
+};
 
 pub(super) fn arg(
     cx: &Ctxt,
@@ -31,30 +33,34 @@ pub(super) fn arg(
     let mut default_missing = None;
     let mut required = None;
     let mut global = false;
-    let mut hide = false;
+    let mut hide = BoolValue::Lit(false);
     // `Some(None)`: explicitly unset (`help = None`), which hides the doc comment.
     let mut help: Option<Option<Text>> = None;
     let mut long_help: Option<Option<Text>> = None;
-    let mut ignore_case = false;
+    let mut ignore_case = BoolValue::Lit(false);
     let mut delimiter = None;
     let mut env = None;
     let mut value_optional = false;
     let mut num_args = None;
-    let mut env_span = None;
 
     for item in items.iter().filter(|i| i.kind == ClapAttrKind::Arg) {
         let key = item.key.to_string();
         match key.as_str() {
-            keys::ID | keys::NAME => {
-                if let Some(value) = item.lit_str() {
+            keys::ID | keys::NAME => match item.lit_str() {
+                Some(value) => {
                     id = value;
                     id_assigned = true;
                 }
-            }
+                None => names_needed(cx, item),
+            },
             keys::LONG => {
                 has_long_or_short = true;
                 long = Some(match item.lit_str() {
                     Some(value) => value,
+                    None if item.expr().is_some() => {
+                        names_needed(cx, item);
+                        continue;
+                    }
                     None if id_assigned => id.clone(),
                     None => casing.apply(&id),
                 });
@@ -63,12 +69,25 @@ pub(super) fn arg(
                 has_long_or_short = true;
                 short = match item.lit_char() {
                     Some(c) => Some(c),
+                    None if item.expr().is_some() => {
+                        names_needed(cx, item);
+                        continue;
+                    }
                     None if id_assigned => id.chars().next(),
                     None => casing.apply_char(&id),
                 };
             }
-            keys::ACTION => action = item.expr().and_then(action_of),
+            keys::ACTION => match item.expr().and_then(action_of) {
+                Some(known) => action = Some(known),
+                None => cx.error_at(
+                    item.expr().map_or(&item.key as &dyn quote::ToTokens, |e| e as &dyn quote::ToTokens),
+                    "mcp-bridge reads `action` as a path to one of clap's `ArgAction` variants \
+                     (`ArgAction::Count`, `clap::ArgAction::SetTrue`, ...): the JSON type of the \
+                     property depends on it",
+                ),
+            },
             keys::VALUE_PARSER => value_parser = item.expr().cloned(),
+            // clap takes no value here (and reports one itself).
             keys::VALUE_ENUM => value_enum = true,
             keys::DEFAULT_VALUE => {
                 if let Some(expr) = item.expr() {
@@ -91,15 +110,29 @@ pub(super) fn arg(
                 }
             }
             keys::DEFAULT_MISSING_VALUE => default_missing = item.expr().cloned(),
-            keys::REQUIRED => required = Some(item.flag_value()),
-            keys::GLOBAL => global = item.flag_value(),
-            keys::HIDE => hide = item.flag_value(),
+            keys::REQUIRED => {
+                required = item.literal_bool(cx, "the input schema says which properties are required");
+            }
+            keys::GLOBAL => {
+                global = item
+                    .literal_bool(cx, "which tools offer the property depends on it")
+                    .unwrap_or(false);
+            }
+            keys::HIDE => hide = item.bool_value(),
             keys::HELP => help = item.expr().map(option_text),
             keys::LONG_HELP => long_help = item.expr().map(option_text),
-            keys::IGNORE_CASE => ignore_case = item.flag_value(),
-            keys::VALUE_DELIMITER => delimiter = item.lit_char(),
+            keys::IGNORE_CASE => ignore_case = item.bool_value(),
+            keys::VALUE_DELIMITER => {
+                delimiter = match item.expr() {
+                    Some(Expr::Lit(syn::ExprLit {
+                        lit: syn::Lit::Char(c),
+                        ..
+                    })) => Some(CharValue::Lit(c.value())),
+                    Some(expr) => Some(CharValue::Expr(expr.clone())),
+                    None => None,
+                }
+            }
             keys::ENV => {
-                env_span = Some(item.key.span());
                 env = Some(match item.lit_str() {
                     Some(name) => name,
                     None if item.expr().is_some() => {
@@ -115,8 +148,9 @@ pub(super) fn arg(
                     num_args = Some(range);
                 }
                 None => cx.error_at(
-                    &item.key,
-                    "mcp-bridge reads `num_args` only as an integer literal or a literal range (`2`, `1..=3`, `0..`)",
+                    item.expr().map_or(&item.key as &dyn quote::ToTokens, |e| e as &dyn quote::ToTokens),
+                    "mcp-bridge reads `num_args` as an integer literal or a range of integer \
+                     literals (`2`, `1..=3`, `0..`): the property's JSON type depends on it",
                 ),
             },
             keys::DEFAULT_VALUE_IF | keys::DEFAULT_VALUE_IFS => cx.error_at(
@@ -140,12 +174,6 @@ pub(super) fn arg(
     });
 
     let value = value_kind(cx, &inner, shape, value_parser, value_enum);
-    if env.is_some() && !matches!(action, Action::Set | Action::Append) {
-        cx.error_span(
-            env_span.unwrap_or_else(|| field.span()),
-            "`env` on a flag is not supported by mcp-bridge yet: clap reads the variable's text as a boolean or count, which MCP calls could not mirror",
-        );
-    }
 
     let takes_values = matches!(action, Action::Set | Action::Append);
     let required = match required {
@@ -185,8 +213,38 @@ pub(super) fn arg(
         num_args,
         direct: None,
     };
-    arg.direct = direct_value(&arg);
+    arg.direct = if is_unit(&field.ty) {
+        // `()`: clap accepts the flag and stores nothing.
+        Some(DirectValue::Unit)
+    } else {
+        direct_value(&arg)
+    };
     arg
+}
+
+fn is_unit(ty: &Type) -> bool {
+    matches!(ty, Type::Tuple(tuple) if tuple.elems.is_empty())
+}
+
+/// An argument's id, long or short name given as an expression: property
+/// names are checked at compile time, so they must be literals.
+fn names_needed(cx: &Ctxt, item: &ClapItem) {
+    let what = if item.is(keys::SHORT) {
+        "a character literal"
+    } else {
+        "a string literal"
+    };
+    match item.expr() {
+        Some(expr) => cx.error_at(
+            expr,
+            format!(
+                "mcp-bridge reads `{}` only as {what}: tool property names are checked at compile \
+                 time; write the name out",
+                item.key
+            ),
+        ),
+        None => cx.error_at(&item.key, format!("`{}` needs a value", item.key)),
+    }
 }
 
 /// `num_args = 2`, `1..=3`, `0..`, `..=2` as (min, max) values per use.
@@ -224,6 +282,7 @@ fn action_of(expr: &Expr) -> Option<Action> {
         "SetTrue" => Action::SetTrue,
         "SetFalse" => Action::SetFalse,
         "Count" => Action::Count,
+        "Help" | "HelpShort" | "HelpLong" | "Version" => Action::Info,
         _ => return None,
     })
 }
@@ -235,6 +294,11 @@ fn value_kind(
     parser: Option<Expr>,
     value_enum: bool,
 ) -> ValueKind {
+    // `value_parser!(T)` is what clap uses when no parser is given: the
+    // converter is chosen by type, as without it.
+    let parser = parser.filter(|parser| !is_default_parser(parser));
+    // `ValueParser::new(f)` parses with `f`.
+    let parser = parser.map(unwrap_value_parser_new);
     // A `value_parser` always wins: clap hands it the text, and so do we
     // (a map with a parser of its own is one string in the parser's format).
     if let Some(parser) = parser {
@@ -293,6 +357,32 @@ fn value_kind(
     }
 }
 
+/// `value_parser!(T)` alone (any path to the macro).
+fn is_default_parser(expr: &Expr) -> bool {
+    matches!(expr, Expr::Macro(mac)
+        if mac.mac.path.segments.last().is_some_and(|s| s.ident == "value_parser"))
+}
+
+/// `ValueParser::new(f)` (any path to the type) → `f`.
+fn unwrap_value_parser_new(expr: Expr) -> Expr {
+    if let Expr::Call(call) = &expr {
+        if let Expr::Path(path) = &*call.func {
+            let segments: Vec<String> = path
+                .path
+                .segments
+                .iter()
+                .map(|s| s.ident.to_string())
+                .collect();
+            if segments.ends_with(&["ValueParser".to_owned(), "new".to_owned()])
+                && call.args.len() == 1
+            {
+                return call.args[0].clone();
+            }
+        }
+    }
+    expr
+}
+
 /// `value_parser!(T).range(A..B)` (any path to the macro) with integer
 /// literal bounds, as inclusive `(min, max)`.
 fn literal_range(expr: &Expr) -> Option<(Option<i128>, Option<i128>)> {
@@ -334,6 +424,18 @@ fn literal_range(expr: &Expr) -> Option<(Option<i128>, Option<i128>)> {
 /// environment variable, has a textual default (parsed like clap does), or
 /// has a `value_parser` (which could transform the default).
 fn direct_value(arg: &Arg) -> Option<DirectValue> {
+    if arg.action == Action::Info {
+        // clap prints help or the version and exits: the field never gets
+        // a value from the command line.
+        return Some(match arg.shape {
+            Shape::Option | Shape::OptionOption | Shape::OptionVec => DirectValue::None,
+            Shape::Vec => DirectValue::EmptyVec,
+            Shape::Bool | Shape::Other => DirectValue::Value {
+                value: Direct::Default,
+                some: false,
+            },
+        });
+    }
     if arg.mcp.skip.is_none()
         || arg.env.is_some()
         || !matches!(arg.action, Action::Set | Action::Append)

@@ -10,14 +10,14 @@ use syn::punctuated::Punctuated;
 use syn::{Attribute, Expr, Ident, LitStr, Token};
 
 use crate::ctxt::Ctxt;
-use crate::model::{McpAttrs, Spanned};
+use crate::model::{BoolValue, McpAttrs, Spanned};
 
 /// The attribute names the derive reads.
 pub(crate) mod names {
     pub(crate) const COMMAND: &str = "command";
     pub(crate) const ARG: &str = "arg";
-    /// clap 3's attribute, which clap 4 still reads; taken as `arg` (see
-    /// `ClapAttrKind`).
+    /// clap 3's attribute, which clap 4 still reads: `arg` on a field,
+    /// `command` elsewhere (see `clap_items`).
     pub(crate) const CLAP: &str = "clap";
     pub(crate) const GROUP: &str = "group";
     pub(crate) const VALUE: &str = "value";
@@ -122,8 +122,10 @@ pub(crate) struct ClapItem {
 pub(crate) enum ClapValue {
     None,
     Expr(Expr),
-    /// `key(args)`: a builder call with its arguments.
-    Call(TokenStream),
+    /// `key(args)`: a builder call with its arguments, and the argument
+    /// when there is exactly one (`num_args(1..)` means `num_args = 1..`,
+    /// as clap's derive emits both as the same builder call).
+    Call(TokenStream, Option<Expr>),
 }
 
 impl ClapItem {
@@ -131,23 +133,42 @@ impl ClapItem {
         self.key == key
     }
 
+    /// The value: `key = value`, or the one argument of `key(value)`.
     pub(crate) fn expr(&self) -> Option<&Expr> {
         match &self.value {
-            ClapValue::Expr(expr) => Some(expr),
+            ClapValue::Expr(expr) | ClapValue::Call(_, Some(expr)) => Some(expr),
             _ => None,
         }
     }
 
-    /// `key` alone means true; `key = true/false` is read; anything else
-    /// (an expression) is treated as true, as clap would at run time for
-    /// most code.
-    pub(crate) fn flag_value(&self) -> bool {
+    /// A boolean key: `key` alone means true, `key = true/false` is read;
+    /// anything else is an expression clap evaluates at run time.
+    pub(crate) fn bool_value(&self) -> BoolValue {
         match self.expr() {
+            None => BoolValue::Lit(true),
             Some(Expr::Lit(syn::ExprLit {
                 lit: syn::Lit::Bool(b),
                 ..
-            })) => b.value,
-            _ => true,
+            })) => BoolValue::Lit(b.value),
+            Some(expr) => BoolValue::Expr(expr.clone()),
+        }
+    }
+
+    /// A boolean key mcp-bridge must know at compile time: a literal, or
+    /// an error saying so (`None`).
+    pub(crate) fn literal_bool(&self, cx: &Ctxt, why: &str) -> Option<bool> {
+        match self.bool_value() {
+            BoolValue::Lit(value) => Some(value),
+            BoolValue::Expr(expr) => {
+                cx.error_at(
+                    &expr,
+                    format!(
+                        "mcp-bridge reads `{}` only as `true` or `false`: {why}; write the value out",
+                        self.key
+                    ),
+                );
+                None
+            }
         }
     }
 
@@ -181,7 +202,9 @@ impl Parse for ClapItem {
         } else if input.peek(syn::token::Paren) {
             let content;
             syn::parenthesized!(content in input);
-            ClapValue::Call(content.parse()?)
+            let tokens: TokenStream = content.parse()?;
+            let single = syn::parse2::<Expr>(tokens.clone()).ok();
+            ClapValue::Call(tokens, single)
         } else {
             ClapValue::None
         };
@@ -193,15 +216,19 @@ impl Parse for ClapItem {
     }
 }
 
-/// All clap items of an item's attributes, in order.
-pub(crate) fn clap_items(attrs: &[Attribute]) -> Vec<ClapItem> {
+/// All clap items of an item's attributes, in order. `#[clap(...)]`,
+/// which clap 4 still reads, means `#[arg]` on a field and `#[command]`
+/// on a struct, an enum or a variant (`on_field`).
+pub(crate) fn clap_items(attrs: &[Attribute], on_field: bool) -> Vec<ClapItem> {
     let mut items = Vec::new();
     for attr in attrs {
         let path = attr.path();
         let kind = if path.is_ident(names::COMMAND) {
             ClapAttrKind::Command
-        } else if path.is_ident(names::ARG) || path.is_ident(names::CLAP) {
+        } else if path.is_ident(names::ARG) || (on_field && path.is_ident(names::CLAP)) {
             ClapAttrKind::Arg
+        } else if path.is_ident(names::CLAP) {
+            ClapAttrKind::Command
         } else if path.is_ident(names::GROUP) {
             ClapAttrKind::Group
         } else if path.is_ident(names::VALUE) {

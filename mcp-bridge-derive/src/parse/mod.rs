@@ -20,7 +20,7 @@ use crate::ctxt::Ctxt;
 use crate::model::{Container, Field, FieldKind, Input, Layer, Text, Variant, VariantKind};
 
 pub(crate) fn from_syn<'a>(cx: &Ctxt, input: &'a syn::DeriveInput) -> Option<Input<'a>> {
-    let items = attr::clap_items(&input.attrs);
+    let items = attr::clap_items(&input.attrs, false);
     let casing = casing_of(cx, &items).unwrap_or(Casing::Kebab);
     let container = Container {
         ident: &input.ident,
@@ -90,7 +90,7 @@ fn layer(cx: &Ctxt, attrs: &[syn::Attribute], items: &[ClapItem], place: McpPlac
                     layer.long_about = Some(option_text(expr));
                 }
             }
-            keys::HIDE => layer.hide = Some(item.flag_value()),
+            keys::HIDE => layer.hide = Some(item.bool_value()),
             keys::VERSION => {
                 layer.version = Some(match item.expr() {
                     Some(expr) => Text::Expr(expr.clone()),
@@ -133,7 +133,7 @@ fn fields<'a>(cx: &Ctxt, fields: &'a syn::Fields, casing: Casing) -> Vec<Field<'
 }
 
 fn field_kind(cx: &Ctxt, field: &syn::Field, casing: Casing) -> Option<FieldKind> {
-    let items = attr::clap_items(&field.attrs);
+    let items = attr::clap_items(&field.attrs, true);
     for item in items.iter().rev() {
         match item.key.to_string().as_str() {
             keys::SKIP if item.kind != ClapAttrKind::Group => {
@@ -179,9 +179,18 @@ fn reject_mcp_on_nesting(cx: &Ctxt, field: &syn::Field, place: McpPlace) {
 }
 
 fn variant<'a>(cx: &Ctxt, variant: &'a syn::Variant, casing: Casing) -> Variant<'a> {
-    let items = attr::clap_items(&variant.attrs);
+    let items = attr::clap_items(&variant.attrs, false);
     let inner_casing = casing_of(cx, &items).unwrap_or(casing);
-    let name = attr::last(&items, keys::NAME)
+    let name_item = attr::last(&items, keys::NAME).filter(|i| i.kind == ClapAttrKind::Command);
+    if let Some(expr) = name_item.and_then(|item| item.expr().filter(|_| item.lit_str().is_none()))
+    {
+        cx.error_at(
+            expr,
+            "mcp-bridge reads a subcommand's `name` only as a string literal: tool names are \
+             checked at compile time; write the name out",
+        );
+    }
+    let name = name_item
         .and_then(ClapItem::lit_str)
         // A variant's own `rename_all` also cases its name, as in clap.
         .unwrap_or_else(|| inner_casing.apply(&unraw(&variant.ident)));

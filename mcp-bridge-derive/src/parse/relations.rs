@@ -1,6 +1,6 @@
 //! Relations between arguments, read from the literal forms users write:
 //! `conflicts_with`, `requires`, `required_unless_present*`,
-//! `required_if_eq`, `exclusive`, `group`, and `#[group(...)]` on an `Args`
+//! `required_if_eq`, `exclusive`, `overrides_with`, `group`, and `#[group(...)]` on an `Args`
 //! struct. clap accepts any expression there; one we cannot read at
 //! expansion time is a compile error rather than a relation silently lost.
 
@@ -17,14 +17,11 @@ const OUT_OF_REACH: &str = "mcp-bridge reads this relation only from string lite
 
 fn strings(cx: &Ctxt, item: &ClapItem) -> Vec<String> {
     let expr = match &item.value {
-        ClapValue::Expr(expr) => expr.clone(),
-        ClapValue::Call(tokens) => match syn::parse2::<Expr>(tokens.clone()) {
-            Ok(expr) => expr,
-            Err(_) => {
-                cx.error_at(&item.key, OUT_OF_REACH);
-                return Vec::new();
-            }
-        },
+        ClapValue::Expr(expr) | ClapValue::Call(_, Some(expr)) => expr.clone(),
+        ClapValue::Call(_, None) => {
+            cx.error_at(&item.key, OUT_OF_REACH);
+            return Vec::new();
+        }
         ClapValue::None => {
             cx.error_at(&item.key, format!("`{}` needs a value", item.key));
             return Vec::new();
@@ -42,7 +39,7 @@ fn strings(cx: &Ctxt, item: &ClapItem) -> Vec<String> {
 /// `required_if_eq("other", "value")` or `required_if_eq = ("other", "value")`.
 fn pair(cx: &Ctxt, item: &ClapItem) -> Option<(String, String)> {
     let elems: Vec<Expr> = match &item.value {
-        ClapValue::Call(tokens) => {
+        ClapValue::Call(tokens, _) => {
             match syn::parse::Parser::parse2(
                 Punctuated::<Expr, Token![,]>::parse_terminated,
                 tokens.clone(),
@@ -83,11 +80,16 @@ pub(crate) fn arg_relations(cx: &Ctxt, items: &[ClapItem]) -> ArgRelations {
             }
             keys::REQUIRED_UNLESS_PRESENT_ALL => out.required_unless_all.extend(strings(cx, item)),
             keys::REQUIRED_IF_EQ => out.required_if_eq.extend(pair(cx, item)),
-            keys::EXCLUSIVE => out.exclusive = item.flag_value(),
+            keys::EXCLUSIVE => {
+                out.exclusive = item
+                    .literal_bool(cx, "MCP calls are checked against it")
+                    .unwrap_or(false);
+            }
+            keys::OVERRIDES_WITH | keys::OVERRIDES_WITH_ALL => {
+                out.overrides_with.extend(strings(cx, item));
+            }
             keys::GROUP | keys::GROUPS => out.groups.extend(strings(cx, item)),
-            keys::OVERRIDES_WITH
-            | keys::OVERRIDES_WITH_ALL
-            | keys::REQUIRES_IF
+            keys::REQUIRES_IF
             | keys::REQUIRES_IFS
             | keys::REQUIRED_IF_EQ_ANY
             | keys::REQUIRED_IF_EQ_ALL
@@ -132,8 +134,16 @@ pub(crate) fn struct_group(cx: &Ctxt, items: &[ClapItem], struct_name: &str) -> 
                     cx.error_at(&item.key, OUT_OF_REACH);
                 }
             }
-            keys::REQUIRED => group.required = item.flag_value(),
-            keys::MULTIPLE => group.multiple = item.flag_value(),
+            keys::REQUIRED => {
+                group.required = item
+                    .literal_bool(cx, "MCP calls are checked against it")
+                    .unwrap_or(false);
+            }
+            keys::MULTIPLE => {
+                group.multiple = item
+                    .literal_bool(cx, "MCP calls are checked against it")
+                    .unwrap_or(true);
+            }
             keys::ARGS | keys::ARG => group.args.extend(strings(cx, item)),
             keys::CONFLICTS_WITH | keys::CONFLICTS_WITH_ALL => {
                 group.conflicts_with.extend(strings(cx, item))
@@ -155,9 +165,8 @@ pub(crate) fn command_groups(cx: &Ctxt, items: &[ClapItem]) -> Vec<GroupDecl> {
         .filter(|i| i.kind == ClapAttrKind::Command && (i.is(keys::GROUP) || i.is(keys::GROUPS)))
     {
         let expr = match &item.value {
-            ClapValue::Expr(expr) => Some(expr.clone()),
-            ClapValue::Call(tokens) => syn::parse2::<Expr>(tokens.clone()).ok(),
-            ClapValue::None => None,
+            ClapValue::Expr(expr) | ClapValue::Call(_, Some(expr)) => Some(expr.clone()),
+            ClapValue::Call(_, None) | ClapValue::None => None,
         };
         let chains: Vec<Expr> = match expr {
             Some(Expr::Array(array)) => array.elems.into_iter().collect(),

@@ -14,7 +14,7 @@ use std::str::FromStr;
 use clap::builder::TypedValueParser;
 use clap::ValueEnum;
 
-use super::convert::{ClapParser, Enum, McpValue, Parse, Text};
+use super::convert::{ClapParser, Enum, ErasedParser, McpValue, Parse, Text};
 use crate::spec::ValueType;
 
 pub struct Probe<T>(pub PhantomData<fn() -> T>);
@@ -89,5 +89,49 @@ impl<T> ViaNothing for Probe<T> {
         T: McpValue,
     {
         T::converter()
+    }
+}
+
+/// A `value_parser = EXPR` whose type is only known to the compiler: a
+/// `TypedValueParser` (closures, `fn` items, clap's parser types) is called
+/// directly; anything else clap takes (`Into<ValueParser>`, e.g. what
+/// `value_parser!(T)` gives for a `FromStr` type) goes through clap itself
+/// ([`ErasedParser`]). Generated code calls
+/// `(&&ParserProbe::<T, _>::new(expr)).parser_converter(value_type)`.
+pub struct ParserProbe<T, P>(std::cell::Cell<Option<P>>, PhantomData<fn() -> T>);
+
+impl<T, P> ParserProbe<T, P> {
+    pub fn new(parser: P) -> Self {
+        Self(std::cell::Cell::new(Some(parser)), PhantomData)
+    }
+
+    fn take(&self) -> P {
+        self.0.take().expect("a parser probe is used once")
+    }
+}
+
+pub trait ViaTypedParser {
+    type Converter;
+    fn parser_converter(&self, value_type: ValueType) -> Self::Converter;
+}
+impl<T, P: TypedValueParser> ViaTypedParser for &ParserProbe<T, P> {
+    type Converter = ClapParser<P>;
+    fn parser_converter(&self, value_type: ValueType) -> ClapParser<P> {
+        ClapParser::new(self.take(), value_type)
+    }
+}
+
+pub trait ViaErasedParser {
+    type Converter;
+    fn parser_converter(&self, value_type: ValueType) -> Self::Converter;
+}
+impl<T, P> ViaErasedParser for ParserProbe<T, P>
+where
+    T: std::any::Any + Clone + Send + Sync + 'static,
+    P: Into<clap::builder::ValueParser>,
+{
+    type Converter = ErasedParser<T>;
+    fn parser_converter(&self, value_type: ValueType) -> ErasedParser<T> {
+        ErasedParser::new(self.take().into(), value_type)
     }
 }

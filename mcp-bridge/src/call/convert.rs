@@ -504,9 +504,29 @@ pub struct ClapParser<P> {
 }
 
 impl<P: TypedValueParser> ClapParser<P> {
-    /// Wraps `parser`; `value_type` tells which JSON type the value has.
+    /// Wraps `parser`; `value_type` tells which JSON type the value has
+    /// (a string parser with possible values, such as
+    /// `PossibleValuesParser`, makes it an enum of them).
     pub fn new(parser: P, value_type: ValueType) -> Self {
+        let value_type = with_possible_values(value_type, parser.possible_values());
         Self { parser, value_type }
+    }
+}
+
+/// A string type narrowed to the values a parser lists (hidden ones left
+/// out, as clap's help leaves them out).
+fn with_possible_values(
+    value_type: ValueType,
+    values: Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>>,
+) -> ValueType {
+    match (value_type, values) {
+        (ValueType::String(_), Some(values)) => ValueType::Enum {
+            values: values
+                .filter(|v| !v.is_hide_set())
+                .map(|v| v.get_name().to_owned())
+                .collect(),
+        },
+        (value_type, _) => value_type,
     }
 }
 
@@ -516,19 +536,7 @@ impl<P: TypedValueParser> Converter for ClapParser<P> {
         self.value_type.clone()
     }
     fn convert_json(&self, value: &Value) -> Result<P::Value, ValueProblem> {
-        let text = match (&self.value_type, value) {
-            (ValueType::Integer { .. }, v) => match json_integer(v) {
-                Some(n) => n.to_string(),
-                None => return Err(ValueProblem::expected(expected_of(&self.value_type))),
-            },
-            (ValueType::Number, Value::Number(n)) => n.to_string(),
-            (ValueType::Boolean, Value::Bool(b)) => b.to_string(),
-            (ValueType::Number | ValueType::Boolean, _) => {
-                return Err(ValueProblem::expected(expected_of(&self.value_type)))
-            }
-            (_, Value::String(s)) => s.clone(),
-            _ => return Err(ValueProblem::expected(expected_of(&self.value_type))),
-        };
+        let text = json_text(&self.value_type, value)?;
         self.convert_text(&text)
     }
     fn convert_text(&self, text: &str) -> Result<P::Value, ValueProblem> {
@@ -538,6 +546,81 @@ impl<P: TypedValueParser> Converter for ClapParser<P> {
                 ValueProblem::expected(expected_of(&self.value_type)).because(clap_reason(&error))
             })
     }
+}
+
+/// A parser clap only knows type-erased (a `ValueParser`): clap parses
+/// the text itself, as the one value of a one-argument command holding
+/// the parser, and hands back the typed value. Slower than [`ClapParser`]
+/// (a small command is built per value), and only used when the parser's
+/// type gives no other way.
+#[derive(Debug)]
+pub struct ErasedParser<T> {
+    parser: clap::builder::ValueParser,
+    value_type: ValueType,
+    _value: PhantomData<fn() -> T>,
+}
+
+impl<T> ErasedParser<T> {
+    /// Wraps `parser`; `value_type` tells which JSON type the value has.
+    pub fn new(parser: clap::builder::ValueParser, value_type: ValueType) -> Self {
+        let value_type = with_possible_values(value_type, parser.possible_values());
+        Self {
+            parser,
+            value_type,
+            _value: PhantomData,
+        }
+    }
+}
+
+impl<T: std::any::Any + Clone + Send + Sync + 'static> Converter for ErasedParser<T> {
+    type Output = T;
+    fn value_type(&self) -> ValueType {
+        self.value_type.clone()
+    }
+    fn convert_json(&self, value: &Value) -> Result<T, ValueProblem> {
+        let text = json_text(&self.value_type, value)?;
+        self.convert_text(&text)
+    }
+    fn convert_text(&self, text: &str) -> Result<T, ValueProblem> {
+        const ID: &str = "value";
+        let command = clap::Command::new(ID)
+            .no_binary_name(true)
+            .disable_help_flag(true)
+            .arg(
+                clap::Arg::new(ID)
+                    .value_parser(self.parser.clone())
+                    .allow_hyphen_values(true)
+                    .required(true)
+                    .num_args(1),
+            );
+        let problem =
+            |reason: String| ValueProblem::expected(expected_of(&self.value_type)).because(reason);
+        let mut matches = command
+            .try_get_matches_from([text])
+            .map_err(|error| problem(clap_reason(&error)))?;
+        matches
+            .try_remove_one::<T>(ID)
+            .map_err(|error| problem(error.to_string()))?
+            .ok_or_else(|| problem("no value".to_owned()))
+    }
+}
+
+/// The text a parser is given for a JSON value of `value_type`: the
+/// value as typed (an integer for an integer, ...), never coerced.
+fn json_text(value_type: &ValueType, value: &Value) -> Result<String, ValueProblem> {
+    Ok(match (value_type, value) {
+        (ValueType::Integer { .. }, v) => match json_integer(v) {
+            Some(n) => n.to_string(),
+            None => return Err(ValueProblem::expected(expected_of(value_type))),
+        },
+        (ValueType::Number, Value::Number(n)) => n.to_string(),
+        (ValueType::Boolean, Value::Bool(b)) => b.to_string(),
+        (ValueType::Number | ValueType::Boolean, _) => {
+            return Err(ValueProblem::expected(expected_of(value_type)))
+        }
+        (_, Value::String(s)) => s.clone(),
+        _ => return Err(ValueProblem::expected(expected_of(value_type))),
+    })
 }
 
 /// The useful part of a clap value error: the parser's own message when

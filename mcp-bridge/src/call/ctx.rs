@@ -25,6 +25,25 @@ pub fn no_texts() -> DefaultTexts {
     None
 }
 
+/// The texts of the environment variable `name`, split on `delimiter` as
+/// clap splits them, or `otherwise` when it is not set.
+pub fn env_texts(
+    name: &str,
+    delimiter: Option<char>,
+    otherwise: impl FnOnce() -> DefaultTexts,
+) -> DefaultTexts {
+    match std::env::var(name) {
+        Ok(value) => Some(match delimiter {
+            Some(delimiter) => value
+                .split(delimiter)
+                .map(|piece| Cow::Owned(piece.to_owned()))
+                .collect(),
+            None => vec![Cow::Owned(value)],
+        }),
+        Err(_) => otherwise(),
+    }
+}
+
 fn first(texts: Texts<'_>) -> Option<Cow<'static, str>> {
     texts().and_then(|texts| texts.into_iter().next())
 }
@@ -438,6 +457,75 @@ impl<'a> BuildCtx<'a> {
                 ValueProblem::expected("a boolean (true or false)"),
             )),
         }
+    }
+
+    /// A boolean flag read from the environment variable `env` when the
+    /// property is absent: clap parses the variable's text with the
+    /// flag's value parser (`conv`: `true` or `false`) and stores it as is,
+    /// for `SetTrue` and `SetFalse` alike. A given property wins.
+    pub fn flag_env<C: Converter<Output = bool>>(
+        &self,
+        name: &str,
+        sets: bool,
+        env: &str,
+        conv: C,
+    ) -> Result<bool, ArgError> {
+        if self.get(name).is_some() {
+            return self.flag(name, sets);
+        }
+        match self.env_text(name, env)? {
+            Some(text) => conv
+                .convert_text(&text)
+                .map_err(|problem| self.invalid_env(name, env, &text, problem)),
+            None => Ok(!sets),
+        }
+    }
+
+    /// A counted flag read from the environment variable `env` when the
+    /// property is absent: the variable holds the count (`conv`: an integer
+    /// from 0 to 255), as clap reads it. A given property wins.
+    pub fn count_env<C: Converter<Output = u8>>(
+        &self,
+        name: &str,
+        env: &str,
+        conv: C,
+    ) -> Result<u8, ArgError> {
+        if self.get(name).is_some() {
+            return self.count(name);
+        }
+        match self.env_text(name, env)? {
+            Some(text) => conv
+                .convert_text(&text)
+                .map_err(|problem| self.invalid_env(name, env, &text, problem)),
+            None => Ok(0),
+        }
+    }
+
+    /// The text of `env` when it is set. Set but empty is refused, as clap
+    /// refuses it for a flag ("a value is required").
+    fn env_text(&self, name: &str, env: &str) -> Result<Option<String>, ArgError> {
+        match std::env::var(env) {
+            Ok(text) if text.is_empty() => Err(self.invalid_env(
+                name,
+                env,
+                &text,
+                ValueProblem::expected("a value").because("the variable is set but empty"),
+            )),
+            Ok(text) => Ok(Some(text)),
+            Err(_) => Ok(None),
+        }
+    }
+
+    fn invalid_env(&self, name: &str, env: &str, text: &str, problem: ValueProblem) -> ArgError {
+        ArgError::new(
+            self.tool,
+            Some(name),
+            Problem::Invalid {
+                given: format!("{text:?} from the environment variable {env}"),
+                expected: problem.expected,
+                reason: problem.reason,
+            },
+        )
     }
 
     /// A counted flag (`ArgAction::Count`, `-vvv`): how many times it is given.

@@ -12,7 +12,7 @@ mod ctx;
 mod properties;
 pub(crate) mod relations;
 
-pub use ctx::{no_texts, BuildCtx, DefaultTexts, Texts};
+pub use ctx::{env_texts, no_texts, BuildCtx, DefaultTexts, Texts};
 
 use serde_json::{Map, Value};
 

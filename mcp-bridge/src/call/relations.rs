@@ -5,7 +5,7 @@
 use serde_json::{Map, Value};
 
 use crate::error::{ArgError, Problem};
-use crate::spec::relations::{is_given, Ids};
+use crate::spec::relations::{is_given, override_pairs, Ids};
 use crate::spec::{ParamSpec, ToolSpec};
 
 fn relation_error(tool: &ToolSpec, property: &str, message: String) -> ArgError {
@@ -35,6 +35,19 @@ pub(crate) fn check(tool: &ToolSpec, args: &Map<String, Value>) -> Result<(), Ar
                     ),
                 ));
             }
+        }
+    }
+    for (a, b) in override_pairs(tool) {
+        if is(a) && is(b) {
+            return Err(relation_error(
+                tool,
+                &b.name,
+                format!(
+                    "properties `{}` and `{}` override each other (on the command line the later \
+                     one wins, and a call has no order): give at most one",
+                    a.name, b.name
+                ),
+            ));
         }
     }
     for param in &given {

@@ -113,6 +113,10 @@ pub struct ParamRelations {
     /// `exclusive = true`: no other argument may be given with it.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub exclusive: bool,
+    /// `overrides_with(_all)`: on the command line the later of the two
+    /// wins; a call has no order, so giving both is refused.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub overrides_with: Vec<String>,
 }
 
 impl ParamRelations {
@@ -183,6 +187,8 @@ pub struct RelationData {
     pub required_if_eq: &'static [(&'static str, &'static str)],
     /// `exclusive = true`.
     pub exclusive: bool,
+    /// `overrides_with(_all)`.
+    pub overrides_with: &'static [&'static str],
 }
 
 impl RelationData {
@@ -194,6 +200,7 @@ impl RelationData {
         required_unless_all: &[],
         required_if_eq: &[],
         exclusive: false,
+        overrides_with: &[],
     };
 
     fn to_relations(&self) -> ParamRelations {
@@ -209,6 +216,7 @@ impl RelationData {
                 .map(|(a, b)| ((*a).to_owned(), (*b).to_owned()))
                 .collect(),
             exclusive: self.exclusive,
+            overrides_with: owned(self.overrides_with),
         }
     }
 }
@@ -312,13 +320,26 @@ impl ParamSpec {
         self
     }
 
-    /// Reads `name` from the environment when absent. A required argument
-    /// whose variable is set when the server starts is no longer required.
+    /// Reads `name` from the environment when absent. The description
+    /// names the variable; a variable set when the table is built is the
+    /// effective default (a single value's text, typed) and makes a
+    /// required argument optional.
     pub fn env(mut self, name: Option<&str>) -> Self {
         if let Some(name) = name {
-            if std::env::var_os(name).is_some() {
+            if let Some(value) = std::env::var_os(name) {
                 self.required = false;
+                if let (false, Some(text)) = (self.multiple, value.to_str()) {
+                    if !text.is_empty() {
+                        // `default_text` stays what the CLI declares.
+                        self.default = Some(self.value_type.typed_default(text));
+                    }
+                }
             }
+            let note = format!("[env: {name}]");
+            self.description = Some(match self.description.take() {
+                Some(text) => format!("{text} {note}"),
+                None => note,
+            });
             self.env = Some(name.to_owned());
         }
         self

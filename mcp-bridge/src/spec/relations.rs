@@ -105,10 +105,33 @@ fn not_both(a: &ParamSpec, b: &ParamSpec) -> Value {
     json!({ "not": { "allOf": [given_schema(a), given_schema(b)] } })
 }
 
+/// The pairs of exposed arguments that override each other, each once
+/// (a `--foo`/`--no-foo` pair usually declares it on both sides).
+pub(crate) fn override_pairs(tool: &ToolSpec) -> Vec<(&ParamSpec, &ParamSpec)> {
+    let ids = Ids { tool };
+    let mut pairs: Vec<(&ParamSpec, &ParamSpec)> = Vec::new();
+    for param in &tool.params {
+        for target in &param.relations.overrides_with {
+            for other in ids.members(target).into_iter().filter(|o| o.id != param.id) {
+                let known = pairs.iter().any(|(a, b)| {
+                    (a.id == param.id && b.id == other.id) || (a.id == other.id && b.id == param.id)
+                });
+                if !known {
+                    pairs.push((param, other));
+                }
+            }
+        }
+    }
+    pairs
+}
+
 /// The relations as JSON Schema rules (the input schema's `allOf`).
 pub(crate) fn schema_rules(tool: &ToolSpec) -> Vec<Value> {
     let ids = Ids { tool };
-    let mut rules = Vec::new();
+    let mut rules: Vec<Value> = override_pairs(tool)
+        .into_iter()
+        .map(|(a, b)| not_both(a, b))
+        .collect();
     for param in &tool.params {
         let relations = &param.relations;
         if relations.exclusive {
@@ -191,7 +214,15 @@ pub(crate) fn schema_rules(tool: &ToolSpec) -> Vec<Value> {
 /// The relations in words, for the tool description.
 pub(crate) fn describe_rules(tool: &ToolSpec) -> Vec<String> {
     let ids = Ids { tool };
-    let mut lines = Vec::new();
+    let mut lines: Vec<String> = override_pairs(tool)
+        .into_iter()
+        .map(|(a, b)| {
+            format!(
+                "`{}` and `{}` override each other: give at most one",
+                a.name, b.name
+            )
+        })
+        .collect();
     for param in &tool.params {
         let name = &param.name;
         let relations = &param.relations;

@@ -1,0 +1,297 @@
+//! The adoption corpus (`tests/src/adopt/`): CLIs written the way popular
+//! clap CLIs are written, with nothing but `McpTool` added. For each: the
+//! parity check against clap's own `Command`, the schema a client sees, and
+//! calls built exactly as clap parses the same command line (clap is the
+//! oracle), including what clap refuses.
+
+use std::fmt::Debug;
+use std::sync::{Mutex, MutexGuard};
+
+use clap::Parser;
+use mcp_bridge::testing::assert_parity;
+use mcp_bridge::{CallError, McpCommand, Registry};
+use serde_json::{json, Value};
+use tests::adopt::seek::{Color, Seek};
+
+/// Tests that read or set environment variables take this lock, so that a
+/// variable set by one never leaks into another's oracle.
+static ENV: Mutex<()> = Mutex::new(());
+
+fn env_lock() -> MutexGuard<'static, ()> {
+    ENV.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+fn build<C: McpCommand>(tool: &str, args: &Value) -> Result<C, CallError> {
+    Registry::<C>::new()
+        .expect("no duplicate tool names")
+        .build(tool, args.as_object().expect("an object"))
+}
+
+/// The call and the command line give the same value.
+#[track_caller]
+fn same<C: McpCommand + Parser + Debug + PartialEq>(tool: &str, args: Value, argv: &[&str]) -> C {
+    let ours = build::<C>(tool, &args).unwrap_or_else(|e| panic!("{args} refused: {e}"));
+    let theirs = C::try_parse_from(argv).unwrap_or_else(|e| panic!("clap refused {argv:?}: {e}"));
+    assert_eq!(ours, theirs, "JSON {args} and argv {argv:?} disagree");
+    ours
+}
+
+/// Both refuse; the call's error names `property` and contains `says`.
+#[track_caller]
+fn both_refuse<C: McpCommand + Parser + Debug>(
+    tool: &str,
+    args: Value,
+    argv: &[&str],
+    property: &str,
+    says: &str,
+) {
+    if let Ok(value) = C::try_parse_from(argv) {
+        panic!("clap accepted {argv:?} as {value:?}");
+    }
+    refused::<C>(tool, args, property, says);
+}
+
+/// The call is refused with an error naming `property` and containing `says`.
+#[track_caller]
+fn refused<C: McpCommand + Debug>(tool: &str, args: Value, property: &str, says: &str) {
+    match build::<C>(tool, &args) {
+        Ok(value) => panic!("{args} accepted as {value:?}"),
+        Err(error) => {
+            let message = error.to_string();
+            assert!(
+                message.contains(&format!("`{property}`")) && message.contains(says),
+                "error for {args} should name `{property}` and say {says:?}: {message}"
+            );
+        }
+    }
+}
+
+fn schema<C: McpCommand>(tool: &str) -> Value {
+    let registry = Registry::<C>::new().expect("no duplicate tool names");
+    Value::Object(registry.tool(tool).expect("the tool exists").input_schema())
+}
+
+// ---------------------------------------------------------------------------
+// seek: one big flat struct of flags.
+
+#[test]
+fn seek_has_parity_with_clap() {
+    let _env = env_lock();
+    assert_parity::<Seek>();
+}
+
+#[test]
+fn seek_offers_what_clap_shows_and_nothing_it_cannot_set() {
+    let _env = env_lock();
+    let schema = schema::<Seek>("seek");
+    let props = schema["properties"].as_object().expect("properties");
+    let mut names: Vec<&str> = props.keys().map(String::as_str).collect();
+    names.sort_unstable();
+    assert_eq!(
+        names,
+        [
+            "case-sensitive",
+            "color",
+            "context",
+            "follow",
+            "ignore-case",
+            "max-count",
+            "paths",
+            "pattern",
+            "plan",
+            "pre",
+            "sort",
+            "stats",
+            "threads",
+            "type",
+            "verbose",
+        ],
+        "hidden: no-follow (hide(true)), trace (hide = !cfg!(..)), mmap (a `()` field); \
+         help is clap's own action"
+    );
+    assert_eq!(
+        props["verbose"]["type"], "integer",
+        "action(ArgAction::Count)"
+    );
+    assert_eq!(props["context"]["default"], 2, "default_value(CONST)");
+    assert_eq!(
+        props["max-count"]["minimum"], 1,
+        "value_parser(value_parser!(u64).range(1..))"
+    );
+    assert_eq!(
+        props["sort"]["enum"],
+        json!(["path", "modified"]),
+        "PossibleValuesParser"
+    );
+    assert_eq!(props["type"]["type"], "array", "num_args(1..)");
+    assert!(
+        props["stats"]["description"]
+            .as_str()
+            .is_some_and(|d| d.contains("[env: SEEK_STATS]")),
+        "the variable is named: {}",
+        props["stats"]
+    );
+    assert_eq!(schema["required"], json!(["pattern"]));
+}
+
+#[test]
+fn seek_calls_build_what_clap_parses() {
+    let _env = env_lock();
+    let plain = same::<Seek>("seek", json!({ "pattern": "x" }), &["seek", "x"]);
+    assert_eq!(plain.context, 2);
+    assert_eq!(plain.color, Color::Auto);
+    same::<Seek>(
+        "seek",
+        json!({ "pattern": "-x", "paths": ["src", "-"] }),
+        &["seek", "--", "-x", "src", "-"],
+    );
+    let counted = same::<Seek>(
+        "seek",
+        json!({ "pattern": "x", "verbose": 3 }),
+        &["seek", "-vvv", "x"],
+    );
+    assert_eq!(counted.verbose, 3);
+    // value_delimiter = TYPE_SEPARATOR splits strings as clap splits them.
+    let typed = same::<Seek>(
+        "seek",
+        json!({ "pattern": "x", "type": ["rs,py", "md"] }),
+        &["seek", "-t", "rs,py", "md", "--", "x"],
+    );
+    assert_eq!(typed.types, ["rs", "py", "md"]);
+    same::<Seek>(
+        "seek",
+        json!({ "pattern": "x", "context": 5, "max-count": 7, "threads": 8 }),
+        &["seek", "-C", "5", "-m", "7", "-j", "8", "x"],
+    );
+    same::<Seek>(
+        "seek",
+        json!({ "pattern": "x", "sort": "modified", "pre": "gunzip", "color": "never" }),
+        &[
+            "seek", "--sort", "modified", "--pre", "gunzip", "--color", "never", "x",
+        ],
+    );
+    same::<Seek>(
+        "seek",
+        json!({ "pattern": "x", "follow": true, "ignore-case": true, "plan": true }),
+        &["seek", "-L", "-i", "--plan", "x"],
+    );
+}
+
+#[test]
+fn seek_refuses_what_clap_refuses() {
+    let _env = env_lock();
+    both_refuse::<Seek>(
+        "seek",
+        json!({ "pattern": "x", "max-count": 0 }),
+        &["seek", "-m", "0", "x"],
+        "max-count",
+        "1",
+    );
+    both_refuse::<Seek>(
+        "seek",
+        json!({ "pattern": "x", "threads": 300 }),
+        &["seek", "-j", "300", "x"],
+        "threads",
+        "at most 256 threads",
+    );
+    both_refuse::<Seek>(
+        "seek",
+        json!({ "pattern": "x", "pre": "" }),
+        &["seek", "--pre", "", "x"],
+        "pre",
+        "must not be empty",
+    );
+    both_refuse::<Seek>(
+        "seek",
+        json!({ "pattern": "x", "sort": "size" }),
+        &["seek", "--sort", "size", "x"],
+        "sort",
+        "size",
+    );
+    both_refuse::<Seek>(
+        "seek",
+        json!({ "pattern": "x", "context": -1 }),
+        &["seek", "-C", "-1", "x"],
+        "context",
+        "-1",
+    );
+}
+
+#[test]
+fn seek_refuses_both_sides_of_an_override_pair() {
+    let _env = env_lock();
+    // On the command line the later flag wins; a call has no order.
+    let clap = Seek::try_parse_from(["seek", "-i", "-s", "x"]).expect("clap takes both");
+    assert!(clap.case_sensitive && !clap.ignore_case);
+    refused::<Seek>(
+        "seek",
+        json!({ "pattern": "x", "ignore-case": true, "case-sensitive": true }),
+        "ignore-case",
+        "override each other",
+    );
+    // One side alone, or the other side false, is what the command line says.
+    same::<Seek>(
+        "seek",
+        json!({ "pattern": "x", "ignore-case": true, "case-sensitive": false }),
+        &["seek", "-i", "x"],
+    );
+    let schema = schema::<Seek>("seek");
+    let rules = schema["allOf"]
+        .as_array()
+        .expect("the pair is a schema rule");
+    assert_eq!(
+        rules.len(),
+        1,
+        "one rule for the pair, declared on both sides: {rules:?}"
+    );
+}
+
+#[test]
+fn seek_has_no_help_or_no_op_property() {
+    let _env = env_lock();
+    refused::<Seek>("seek", json!({ "pattern": "x", "help": true }), "help", "");
+    refused::<Seek>("seek", json!({ "pattern": "x", "mmap": true }), "mmap", "");
+    // The no-op flag still parses on the command line, to the same value.
+    same::<Seek>("seek", json!({ "pattern": "x" }), &["seek", "--mmap", "x"]);
+}
+
+#[test]
+fn seek_reads_a_flag_from_the_environment_as_clap_does() {
+    let _env = env_lock();
+    let with = |value: Option<&str>, check: &dyn Fn()| {
+        match value {
+            Some(value) => std::env::set_var("SEEK_STATS", value),
+            None => std::env::remove_var("SEEK_STATS"),
+        }
+        check();
+        std::env::remove_var("SEEK_STATS");
+    };
+    with(Some("true"), &|| {
+        let seek = same::<Seek>("seek", json!({ "pattern": "x" }), &["seek", "x"]);
+        assert!(seek.stats);
+        // A given property wins over the variable.
+        let given = build::<Seek>("seek", &json!({ "pattern": "x", "stats": false })).unwrap();
+        assert!(!given.stats);
+        assert_eq!(
+            schema::<Seek>("seek")["properties"]["stats"]["default"],
+            true
+        );
+    });
+    with(Some("false"), &|| {
+        assert!(!same::<Seek>("seek", json!({ "pattern": "x" }), &["seek", "x"]).stats);
+    });
+    for bad in ["yes", "1", ""] {
+        with(Some(bad), &|| {
+            both_refuse::<Seek>(
+                "seek",
+                json!({ "pattern": "x" }),
+                &["seek", "x"],
+                "stats",
+                "SEEK_STATS",
+            );
+        });
+    }
+    with(None, &|| {
+        assert!(!same::<Seek>("seek", json!({ "pattern": "x" }), &["seek", "x"]).stats);
+    });
+}
