@@ -295,3 +295,233 @@ fn seek_reads_a_flag_from_the_environment_as_clap_does() {
         assert!(!same::<Seek>("seek", json!({ "pattern": "x" }), &["seek", "x"]).stats);
     });
 }
+
+// ---------------------------------------------------------------------------
+// vcs: nested subcommands, flattened globals, a `Parser` type as arguments.
+
+use tests::adopt::vcs::{CommitArgs, RemoteCommand, Vcs, VcsCommand, When};
+
+fn tool_names<C: McpCommand>() -> Vec<String> {
+    Registry::<C>::new()
+        .expect("no duplicate tool names")
+        .tools()
+        .map(|t| t.name.clone())
+        .collect()
+}
+
+#[test]
+fn vcs_has_parity_with_clap() {
+    let _env = env_lock();
+    assert_parity::<Vcs>();
+    assert_parity::<CommitArgs>();
+}
+
+#[test]
+fn vcs_tools_are_its_runnable_commands() {
+    let _env = env_lock();
+    assert_eq!(
+        tool_names::<Vcs>(),
+        [
+            "vcs_commit",
+            "vcs_remote_add",
+            "vcs_remote_remove",
+            "vcs_log"
+        ]
+    );
+    // The type that derives `Parser` is a root of its own as well.
+    assert_eq!(tool_names::<CommitArgs>(), ["vcs-commit"]);
+    let props = schema::<Vcs>("vcs_commit")["properties"].clone();
+    for global in ["quiet", "color"] {
+        assert!(
+            props.get(global).is_some(),
+            "the root's global `{global}`: {props}"
+        );
+    }
+}
+
+#[test]
+fn vcs_calls_build_what_clap_parses() {
+    let _env = env_lock();
+    let commit = same::<Vcs>(
+        "vcs_commit",
+        json!({ "message": "fix", "all": true, "quiet": true }),
+        &["vcs", "commit", "-a", "-m", "fix", "-q"],
+    );
+    assert_eq!(
+        commit.command,
+        VcsCommand::Commit(CommitArgs {
+            message: "fix".into(),
+            all: true,
+            amend: false
+        })
+    );
+    same::<Vcs>(
+        "vcs_commit",
+        json!({ "message": "-x", "color": "never" }),
+        &["vcs", "--color", "never", "ci", "--message=-x"],
+    );
+    let remote = same::<Vcs>(
+        "vcs_remote_remove",
+        json!({ "name": "origin" }),
+        &["vcs", "remote", "rm", "origin"],
+    );
+    assert_eq!(
+        remote.command,
+        VcsCommand::Remote(RemoteCommand::Remove {
+            name: "origin".into()
+        })
+    );
+    same::<Vcs>(
+        "vcs_remote_add",
+        json!({ "name": "up", "url": "https://example.invalid/r" }),
+        &["vcs", "remote", "add", "up", "https://example.invalid/r"],
+    );
+    let log = same::<Vcs>(
+        "vcs_log",
+        json!({ "max-count": 3, "paths": ["a", "b"] }),
+        &["vcs", "log", "-n", "3", "a", "b"],
+    );
+    assert_eq!(log.output.color, When::Auto);
+    same::<CommitArgs>(
+        "vcs-commit",
+        json!({ "message": "m", "amend": true }),
+        &["vcs-commit", "--amend", "-m", "m"],
+    );
+}
+
+#[test]
+fn vcs_refuses_what_clap_refuses() {
+    let _env = env_lock();
+    both_refuse::<Vcs>(
+        "vcs_commit",
+        json!({ "all": true }),
+        &["vcs", "commit", "-a"],
+        "message",
+        "",
+    );
+    both_refuse::<Vcs>(
+        "vcs_log",
+        json!({ "max-count": -1 }),
+        &["vcs", "log", "-n", "-1"],
+        "max-count",
+        "-1",
+    );
+    both_refuse::<Vcs>(
+        "vcs_commit",
+        json!({ "message": "m", "color": "sometimes" }),
+        &["vcs", "commit", "-m", "m", "--color", "sometimes"],
+        "color",
+        "sometimes",
+    );
+}
+
+// ---------------------------------------------------------------------------
+// pkg: an enum as the root.
+
+use tests::adopt::pkg::Pkg;
+
+#[test]
+fn pkg_has_parity_with_clap() {
+    let _env = env_lock();
+    assert_parity::<Pkg>();
+}
+
+#[test]
+fn pkg_tools_are_its_variants_without_the_hidden_one() {
+    let _env = env_lock();
+    // `Debug` is hidden with `#[clap(hide = true)]`.
+    assert_eq!(
+        tool_names::<Pkg>(),
+        ["pkg_install", "pkg_remove", "pkg_search"]
+    );
+    let spec = Pkg::command_spec();
+    assert_eq!(spec.name, "pkg");
+    assert!(spec.subcommand_required);
+    assert!(spec.version.is_some());
+}
+
+#[test]
+fn pkg_calls_build_what_clap_parses() {
+    let _env = env_lock();
+    same::<Pkg>(
+        "pkg_install",
+        json!({ "names": ["a", "b"], "yes": true, "verbose": 2 }),
+        &["pkg", "install", "-y", "-vv", "a", "b"],
+    );
+    let removed = same::<Pkg>(
+        "pkg_remove",
+        json!({ "name": "a", "keep-config": true }),
+        &["pkg", "rm", "--keep-config", "a"],
+    );
+    assert_eq!(
+        removed,
+        Pkg::Remove {
+            name: "a".into(),
+            purge: false
+        }
+    );
+    same::<Pkg>(
+        "pkg_remove",
+        json!({ "name": "a" }),
+        &["pkg", "remove", "a"],
+    );
+    same::<Pkg>(
+        "pkg_search",
+        json!({ "query": "x", "limit": 100 }),
+        &["pkg", "search", "--limit", "100", "x"],
+    );
+}
+
+#[test]
+fn pkg_refuses_what_clap_refuses() {
+    let _env = env_lock();
+    for limit in ["0", "101"] {
+        both_refuse::<Pkg>(
+            "pkg_search",
+            json!({ "query": "x", "limit": limit.parse::<i64>().unwrap() }),
+            &["pkg", "search", "--limit", limit, "x"],
+            "limit",
+            limit,
+        );
+    }
+    both_refuse::<Pkg>("pkg_install", json!({}), &["pkg", "install"], "names", "");
+    both_refuse::<Pkg>(
+        "pkg_install",
+        json!({ "names": [] }),
+        &["pkg", "install"],
+        "names",
+        "",
+    );
+    refused::<Pkg>("pkg_debug", json!({}), "pkg_debug", "unknown tool");
+}
+
+#[test]
+fn pkg_reads_a_count_from_the_environment_as_clap_does() {
+    let _env = env_lock();
+    std::env::set_var("PKG_VERBOSE", "3");
+    let built = same::<Pkg>(
+        "pkg_install",
+        json!({ "names": ["a"] }),
+        &["pkg", "install", "a"],
+    );
+    assert!(matches!(built, Pkg::Install { verbose: 3, .. }));
+    for bad in ["x", "256", "-1", ""] {
+        std::env::set_var("PKG_VERBOSE", bad);
+        both_refuse::<Pkg>(
+            "pkg_install",
+            json!({ "names": ["a"] }),
+            &["pkg", "install", "a"],
+            "verbose",
+            "PKG_VERBOSE",
+        );
+    }
+    std::env::remove_var("PKG_VERBOSE");
+    std::env::set_var("PKG_YES", "true");
+    let built = same::<Pkg>(
+        "pkg_install",
+        json!({ "names": ["a"] }),
+        &["pkg", "install", "a"],
+    );
+    assert!(matches!(built, Pkg::Install { yes: true, .. }));
+    std::env::remove_var("PKG_YES");
+}

@@ -112,10 +112,7 @@ fn expand_struct(p: &Private, container: &Container<'_>, fields: &[Field<'_>]) -
     let (impl_generics, ty_generics, where_clause) = container.generics.split_for_impl();
     let augment = spec::struct_augment(p, container, fields);
     let build = build::struct_build(p, fields);
-    let root_name = match &container.name {
-        Some(name) => quote!(#name),
-        None => quote!(::core::env!("CARGO_PKG_NAME")),
-    };
+    let root_name = root_name(container);
     let tree = tree::for_struct(p, container, fields);
     let (tree_node, tree_check) = (tree.node, tree.check);
     quote! {
@@ -150,6 +147,10 @@ fn expand_enum(p: &Private, container: &Container<'_>, variants: &[Variant<'_>])
     let build = build::enum_build(p, container, variants);
     let tree = tree::for_enum(p, container, variants);
     let (tree_node, tree_check) = (tree.node, tree.check);
+    let root_node = tree.root_node;
+    let root_name = root_name(container);
+    // An enum that derives `Parser` is a root whose subcommand is required
+    // (`#[derive(Parser)] enum Cli { ... }`): it is its own arguments.
     quote! {
         #[automatically_derived]
         impl #impl_generics #p::McpSubcommand for #ident #ty_generics #where_clause {
@@ -164,6 +165,35 @@ fn expand_enum(p: &Private, container: &Container<'_>, variants: &[Variant<'_>])
             }
         }
 
+        #[automatically_derived]
+        impl #impl_generics #p::McpArgs for #ident #ty_generics #where_clause {
+            #root_node
+
+            fn mcp_augment(__cmd: &mut #p::CommandSpec) {
+                __cmd.subcommand_required = true;
+                <Self as #p::McpSubcommand>::mcp_augment_subcommands(__cmd);
+            }
+
+            fn mcp_build(__ctx: &mut #p::BuildCtx<'_>) -> #p::Result<Self, #p::ArgError> {
+                <Self as #p::McpSubcommand>::mcp_build(__ctx)
+            }
+        }
+
+        #[automatically_derived]
+        impl #impl_generics #p::McpRoot for #ident #ty_generics #where_clause {
+            fn mcp_root_name() -> &'static str {
+                #root_name
+            }
+        }
+
         #tree_check
+    }
+}
+
+/// `#[command(name)]`, or the package name, as clap names a root.
+fn root_name(container: &Container<'_>) -> TokenStream {
+    match &container.name {
+        Some(name) => quote!(#name),
+        None => quote!(::core::env!("CARGO_PKG_NAME")),
     }
 }

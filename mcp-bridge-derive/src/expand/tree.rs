@@ -18,6 +18,8 @@ use crate::model::{Action, Container, Field, FieldKind, Layer, Variant, VariantK
 pub(crate) struct Generated {
     pub(crate) node: TokenStream,
     pub(crate) check: TokenStream,
+    /// For an enum: the `ArgsNode` it has as a root (`McpArgs`).
+    pub(crate) root_node: TokenStream,
 }
 
 /// Places errors can point at; their index is the site number the node
@@ -40,18 +42,7 @@ pub(super) fn for_struct(
     let tree = quote!(#p::tree);
     let ident = container.ident;
     let mut sites = Sites::default();
-    let root_site = sites.add(match &container.name {
-        Some(name) => name.span(),
-        None => ident.span(),
-    });
-    let root_name = match &container.name {
-        Some(syn::Expr::Lit(syn::ExprLit {
-            lit: syn::Lit::Str(name),
-            ..
-        })) => quote!(::core::option::Option::Some(#name)),
-        Some(_) => quote!(::core::option::Option::None),
-        None => quote!(::core::option::Option::Some(::core::env!("CARGO_PKG_NAME"))),
-    };
+    let (root_site, root_name) = root(container, &mut sites);
     let origin = format!("`{ident}`");
     let checked = container.generics.params.is_empty();
     let items = items(p, fields, &ident.to_string(), &mut sites);
@@ -83,7 +74,29 @@ pub(super) fn for_struct(
     } else {
         TokenStream::new()
     };
-    Generated { node, check }
+    Generated {
+        node,
+        check,
+        root_node: TokenStream::new(),
+    }
+}
+
+/// The site and the literal name of a root (`None` for a name given as an
+/// expression, which the registry checks at run time).
+fn root(container: &Container<'_>, sites: &mut Sites) -> (u32, TokenStream) {
+    let site = sites.add(match &container.name {
+        Some(name) => name.span(),
+        None => container.ident.span(),
+    });
+    let name = match &container.name {
+        Some(syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(name),
+            ..
+        })) => quote!(::core::option::Option::Some(#name)),
+        Some(_) => quote!(::core::option::Option::None),
+        None => quote!(::core::option::Option::Some(::core::env!("CARGO_PKG_NAME"))),
+    };
+    (site, name)
 }
 
 pub(super) fn for_enum(
@@ -138,19 +151,54 @@ pub(super) fn for_enum(
             variants: &[#(#nodes),*],
         };
     };
+    // As a root (`#[derive(Parser)]` on the enum): the enum is the required
+    // subcommand of a command named like the root.
+    let (root_site, root_name) = root(container, &mut sites);
+    let origin = format!("`{ident}`");
+    let root_node = quote! {
+        #[doc(hidden)]
+        const MCP_NODE: &'static #tree::ArgsNode = &#tree::ArgsNode {
+            checked: #checked,
+            origin: #origin,
+            root_name: #root_name,
+            root_site: #root_site,
+            layer: #tree::Layer::NONE,
+            items: &[#tree::Item::Subcommand {
+                site: #root_site,
+                node: <#ident as #p::McpSubcommand>::MCP_NODE,
+                optional: false,
+            }],
+        };
+    };
     let check = if checked {
+        // A root checks its whole tree with its name; otherwise the enum's
+        // subtree is checked without a parent.
         let run = quote! {
             const __MCP_NODE: &'static #tree::SubNode = <#ident as #p::McpSubcommand>::MCP_NODE;
             const __MCP_SIZE: (usize, usize) = #tree::size_sub(__MCP_NODE);
+            const __MCP_ROOT: &'static #tree::ArgsNode = <#ident as #p::McpArgs>::MCP_NODE;
+            const __MCP_ROOT_SIZE: (usize, usize) = #tree::size_args(__MCP_ROOT);
+            const __MCP_IS_ROOT: bool = {
+                #[allow(unused_imports)]
+                use #tree::NotParser as _;
+                #tree::IsParser::<#ident>::IS
+            };
             #[allow(long_running_const_eval)]
-            const __MCP_REPORT: #tree::CheckReport =
-                #tree::check_sub::<{ __MCP_SIZE.0 }, { __MCP_SIZE.1 }>(__MCP_NODE);
+            const __MCP_REPORT: #tree::CheckReport = if __MCP_IS_ROOT {
+                #tree::check_args::<{ __MCP_ROOT_SIZE.0 }, { __MCP_ROOT_SIZE.1 }>(__MCP_ROOT, true)
+            } else {
+                #tree::check_sub::<{ __MCP_SIZE.0 }, { __MCP_SIZE.1 }>(__MCP_NODE)
+            };
         };
         check_items(p, run, &sites)
     } else {
         TokenStream::new()
     };
-    Generated { node, check }
+    Generated {
+        node,
+        check,
+        root_node,
+    }
 }
 
 /// The report, then one `const` per site that fails, pointing at the site,

@@ -4,4 +4,6 @@
 //! that each one's MCP surface matches clap and that calls build the same
 //! values clap parses.
 
+pub mod pkg;
 pub mod seek;
+pub mod vcs;

@@ -1,0 +1,100 @@
+//! A version-control tool with nested subcommands, in the style of the
+//! git-like CLIs: options shared through `flatten`, globals declared on the
+//! root, a subcommand whose arguments are a type that derives `Parser`
+//! (usable on its own as well), a subcommand group of its own, aliases.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use mcp_bridge::McpTool;
+
+/// A version-control tool.
+#[derive(Parser, McpTool, Debug, PartialEq)]
+#[command(name = "vcs", version, propagate_version = true)]
+pub struct Vcs {
+    #[command(flatten)]
+    pub output: OutputOpts,
+
+    #[command(subcommand)]
+    pub command: VcsCommand,
+}
+
+/// How much is printed, and how.
+#[derive(Args, McpTool, Debug, PartialEq)]
+pub struct OutputOpts {
+    /// Say less
+    #[arg(short, long, global = true)]
+    pub quiet: bool,
+
+    /// When to use colours
+    #[arg(long, value_enum, global = true, default_value_t = When::Auto)]
+    pub color: When,
+}
+
+/// When to use colours.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum When {
+    /// Always
+    Always,
+    /// Never
+    Never,
+    /// On a terminal
+    Auto,
+}
+
+/// The commands.
+#[derive(Subcommand, McpTool, Debug, PartialEq)]
+pub enum VcsCommand {
+    /// Record changes
+    #[command(visible_alias = "ci")]
+    Commit(CommitArgs),
+
+    /// Work with remotes
+    #[command(subcommand)]
+    Remote(RemoteCommand),
+
+    /// Show the history
+    Log {
+        /// How many entries
+        #[arg(short = 'n', long)]
+        max_count: Option<usize>,
+
+        /// Only the history of these paths
+        paths: Vec<PathBuf>,
+    },
+}
+
+/// Record changes (also a program of its own: `vcs-commit`).
+#[derive(Parser, McpTool, Debug, PartialEq)]
+#[command(name = "vcs-commit")]
+pub struct CommitArgs {
+    /// The message
+    #[arg(short, long)]
+    pub message: String,
+
+    /// Stage every change first
+    #[arg(short, long)]
+    pub all: bool,
+
+    /// Replace the last commit
+    #[arg(long)]
+    pub amend: bool,
+}
+
+/// Work with remotes.
+#[derive(Subcommand, McpTool, Debug, PartialEq)]
+pub enum RemoteCommand {
+    /// Add a remote
+    Add {
+        /// Its name
+        name: String,
+        /// Where it is
+        url: String,
+    },
+    /// Remove a remote
+    #[command(alias = "rm")]
+    Remove {
+        /// Its name
+        name: String,
+    },
+}
