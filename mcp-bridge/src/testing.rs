@@ -6,14 +6,19 @@
 
 use clap::CommandFactory;
 
-use crate::spec::{CommandSpec, ParamKind, ValueType};
+use crate::registry::Registry;
+use crate::spec::{CommandSpec, ParamKind, ToolSpec, ValueType};
 use crate::traits::McpCommand;
 
 /// Fails with a readable list of differences if the specs of `C` disagree
-/// with `C::command()`: command names and nesting, help texts, hidden
-/// commands, required subcommands, and for every argument its id, long and
-/// short names, positional or not, required, global, hidden, defaults and
-/// possible values.
+/// with `C::command()` (built, as clap builds it before parsing): command
+/// names and nesting, help texts, hidden commands, required subcommands;
+/// for every argument its id, long and short names, positional or not,
+/// required, global, hidden (arguments left out on purpose — `#[mcp(skip)]`,
+/// `()` fields — excepted), action, `env`, `value_delimiter`, whether it
+/// takes a list, whether it accepts no value (`num_args = 0..=1`),
+/// defaults and possible values; and every visible argument that no tool
+/// at or below its command can set.
 ///
 /// ```
 /// use clap::Parser;
@@ -45,14 +50,80 @@ pub fn assert_parity<C: McpCommand + CommandFactory>() {
 
 /// The differences [`assert_parity`] reports, one line each.
 pub fn parity_differences<C: McpCommand + CommandFactory>() -> Vec<String> {
-    let mut differences = Vec::new();
-    compare_command(
-        &C::command_spec(),
-        &C::command(),
-        &mut Vec::new(),
-        &mut differences,
-    );
-    differences
+    differences(&C::command_spec(), C::command())
+}
+
+/// The differences between a spec tree and a clap command: what
+/// [`parity_differences`] reports, for a spec built by hand.
+pub fn differences(ours: &CommandSpec, mut clap: clap::Command) -> Vec<String> {
+    // Resolve what clap derives when it builds (`num_args` from actions,
+    // propagated globals...), as it does before parsing.
+    clap.build();
+    let mut out = Vec::new();
+    compare_command(ours, &clap, &mut Vec::new(), &mut out);
+    reachability(ours, &clap, &mut out);
+    out
+}
+
+fn is_info(arg: &clap::Arg) -> bool {
+    matches!(
+        arg.get_action(),
+        clap::ArgAction::Help
+            | clap::ArgAction::HelpShort
+            | clap::ArgAction::HelpLong
+            | clap::ArgAction::Version
+    )
+}
+
+/// Every visible argument clap has must be settable through some tool at
+/// or below its command (an argument no call can give is a silent hole).
+fn reachability(ours: &CommandSpec, clap: &clap::Command, out: &mut Vec<String>) {
+    let tools: Vec<ToolSpec> = match Registry::<()>::from_spec(ours.clone()) {
+        Ok(registry) => registry.tools().cloned().collect(),
+        Err(error) => {
+            out.push(format!("the tool table cannot be built: {error}"));
+            return;
+        }
+    };
+    let mut path = Vec::new();
+    walk_reachable(clap, &tools, &mut path, out, ours.hidden || ours.mcp.skip);
+}
+
+fn walk_reachable(
+    clap: &clap::Command,
+    tools: &[ToolSpec],
+    path: &mut Vec<String>,
+    out: &mut Vec<String>,
+    unexposed: bool,
+) {
+    path.push(clap.get_name().to_owned());
+    // Hidden commands are not served, and neither is what is below them.
+    let unexposed = unexposed || clap.is_hide_set();
+    if !unexposed {
+        let below: Vec<&ToolSpec> = tools
+            .iter()
+            .filter(|t| t.path.starts_with(path.as_slice()))
+            .collect();
+        for arg in clap.get_arguments() {
+            if arg.is_hide_set() || is_info(arg) || arg.is_global_set() && path.len() > 1 {
+                continue;
+            }
+            let id = arg.get_id().as_str();
+            let reachable = below
+                .iter()
+                .any(|t| t.params.iter().any(|p| p.id == id && !p.hidden));
+            if !reachable && !below.is_empty() {
+                out.push(format!(
+                    "`{}` argument `{id}`: visible in clap, but no tool can set it",
+                    path.join(" ")
+                ));
+            }
+        }
+    }
+    for sub in clap.get_subcommands() {
+        walk_reachable(sub, tools, path, out, unexposed);
+    }
+    path.pop();
 }
 
 fn styled(text: Option<&clap::builder::StyledStr>) -> Option<String> {
@@ -100,16 +171,14 @@ fn compare_command(
         );
     }
 
+    // Globals of ancestors are propagated into every subcommand by
+    // `build`; each is compared where it is declared.
     let theirs_args: Vec<&clap::Arg> = clap
         .get_arguments()
         .filter(|a| {
-            !matches!(
-                a.get_action(),
-                clap::ArgAction::Help
-                    | clap::ArgAction::HelpShort
-                    | clap::ArgAction::HelpLong
-                    | clap::ArgAction::Version
-            )
+            let inherited =
+                a.is_global_set() && ours.params.iter().all(|p| p.id != a.get_id().as_str());
+            !is_info(a) && !inherited
         })
         .collect();
     for arg in &theirs_args {
@@ -159,6 +228,56 @@ fn compare_command(
             param.global.to_string(),
             arg.is_global_set().to_string(),
         );
+        // Hidden by clap; what mcp-bridge leaves out on purpose is not a
+        // difference.
+        if !param.skipped {
+            differ(
+                "hidden",
+                param.hidden.to_string(),
+                arg.is_hide_set().to_string(),
+            );
+        }
+        differ(
+            "action",
+            format!("{:?}", param.action),
+            format!("{:?}", arg.get_action()),
+        );
+        differ(
+            "env",
+            format!("{:?}", param.env),
+            format!(
+                "{:?}",
+                arg.get_env().map(|e| e.to_string_lossy().into_owned())
+            ),
+        );
+        differ(
+            "value delimiter",
+            format!("{:?}", param.delimiter),
+            format!("{:?}", arg.get_value_delimiter()),
+        );
+        let clap_multiple = matches!(arg.get_action(), clap::ArgAction::Append)
+            || arg
+                .get_num_args()
+                .is_some_and(|range| range.max_values() > 1);
+        // A `Vec` field set once with one value is an array of at most one
+        // item: as clap, it takes no list.
+        let ours_multiple = param.multiple && param.max_items.is_none_or(|max| max > 1);
+        if !matches!(param.value_type, ValueType::Map { .. }) {
+            differ(
+                "takes a list",
+                ours_multiple.to_string(),
+                clap_multiple.to_string(),
+            );
+        }
+        if let (Some(range), false, false) =
+            (arg.get_num_args(), param.action.is_flag(), clap_multiple)
+        {
+            differ(
+                "accepts no value (num_args 0..)",
+                param.nullable.to_string(),
+                (range.min_values() == 0).to_string(),
+            );
+        }
         let takes_flag = matches!(
             arg.get_action(),
             clap::ArgAction::SetTrue | clap::ArgAction::SetFalse | clap::ArgAction::Count
@@ -205,6 +324,8 @@ fn compare_command(
     for sub in clap.get_subcommands() {
         match ours.subcommands.iter().find(|s| s.name == sub.get_name()) {
             Some(mine) => compare_command(mine, sub, path, out),
+            // The `help` command clap adds to every command with subcommands.
+            None if sub.get_name() == "help" => {}
             None => out.push(format!(
                 "`{at}` subcommand `{}`: missing from our spec",
                 sub.get_name()
@@ -220,4 +341,134 @@ fn compare_command(
         }
     }
     path.pop();
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::{Arg, ArgAction, Command};
+
+    use super::differences;
+    use crate::spec::{CommandSpec, ParamAction, ParamSpec, ValueType};
+
+    /// A command and a spec that agree.
+    fn pair() -> (CommandSpec, Command) {
+        let clap = Command::new("app")
+            .arg(Arg::new("name").long("name").action(ArgAction::Set))
+            .arg(
+                Arg::new("force")
+                    .long("force")
+                    .short('f')
+                    .action(ArgAction::SetTrue),
+            )
+            .arg(
+                Arg::new("tags")
+                    .long("tags")
+                    .action(ArgAction::Append)
+                    .value_delimiter(','),
+            )
+            .arg(
+                Arg::new("token")
+                    .long("token")
+                    .env("APP_TOKEN_FOR_PARITY_TESTS")
+                    .action(ArgAction::Set),
+            );
+        let mut ours = CommandSpec::new("app");
+        ours.params = vec![
+            ParamSpec::flag("name", Some("name"), None, ValueType::string()),
+            ParamSpec::flag("force", Some("force"), Some('f'), ValueType::Boolean)
+                .action(ParamAction::SetTrue)
+                .default_text(["false"]),
+            {
+                let mut tags = ParamSpec::flag("tags", Some("tags"), None, ValueType::string())
+                    .multiple(None)
+                    .action(ParamAction::Append);
+                tags.delimiter = Some(',');
+                tags
+            },
+            ParamSpec::flag("token", Some("token"), None, ValueType::string())
+                .env(Some("APP_TOKEN_FOR_PARITY_TESTS")),
+        ];
+        (ours, clap)
+    }
+
+    #[test]
+    fn agreeing_specs_have_no_difference() {
+        let (ours, clap) = pair();
+        assert_eq!(differences(&ours, clap), Vec::<String>::new());
+    }
+
+    /// Each planted difference is reported, naming what differs.
+    #[test]
+    fn every_planted_difference_is_reported() {
+        type Plant = fn(&mut CommandSpec);
+        let plants: &[(&str, Plant)] = &[
+            ("hidden", |s| s.params[0].hidden = true),
+            ("action", |s| s.params[1].action = ParamAction::Count),
+            ("env", |s| s.params[3].env = None),
+            ("value delimiter", |s| s.params[2].delimiter = None),
+            ("takes a list", |s| s.params[2].multiple = false),
+            ("accepts no value", |s| s.params[0].nullable = true),
+            ("long", |s| {
+                s.params[0].kind = crate::spec::ParamKind::Flag {
+                    long: Some("nom".into()),
+                    short: None,
+                }
+            }),
+            ("required", |s| s.params[0].required = true),
+            ("global", |s| s.params[0].global = true),
+            ("defaults", |s| s.params[0].default_text = vec!["x".into()]),
+            ("not in clap's command", |s| {
+                s.params.push(ParamSpec::flag(
+                    "extra",
+                    Some("extra"),
+                    None,
+                    ValueType::string(),
+                ))
+            }),
+            ("missing from our spec", |s| {
+                s.params.remove(0);
+            }),
+            ("about", |s| s.about = Some("Something else".into())),
+            ("no tool can set it", |s| {
+                // Hidden on purpose, still visible in clap: no call can give it.
+                s.params[0].hidden = true;
+                s.params[0].skipped = true;
+            }),
+        ];
+        for (what, plant) in plants {
+            let (mut ours, clap) = pair();
+            plant(&mut ours);
+            let found = differences(&ours, clap);
+            assert!(
+                found.iter().any(|line| line.contains(what)),
+                "a planted `{what}` difference went unreported: {found:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_visible_argument_of_a_parent_no_tool_offers_is_reported() {
+        // clap takes `app --color never run`; a tool for `run` that does not
+        // offer `color` could never give it.
+        let clap = Command::new("app")
+            .arg(Arg::new("color").long("color").action(ArgAction::Set))
+            .subcommand_required(true)
+            .subcommand(Command::new("run"));
+        let mut ours = CommandSpec::new("app");
+        ours.params = vec![ParamSpec::flag(
+            "color",
+            Some("color"),
+            None,
+            ValueType::string(),
+        )];
+        ours.subcommand_required = true;
+        ours.subcommands = vec![CommandSpec::new("run")];
+        let found = differences(&ours, clap);
+        assert!(
+            found
+                .iter()
+                .any(|line| line.contains("`app` argument `color`") && line.contains("no tool")),
+            "{found:?}"
+        );
+    }
 }

@@ -7,7 +7,7 @@ use quote::quote;
 
 use super::build::default_texts;
 use super::convert::{converter, value_type_of};
-use super::Private;
+use super::{delimiter_tokens, Private};
 use crate::model::{
     Action, Arg, ArgRelations, Container, DefaultValue, Field, FieldKind, GroupDecl, Layer, Shape,
     Text, ValueKind, Variant, VariantKind,
@@ -291,6 +291,7 @@ fn param_spec(p: &Private, arg: &Arg) -> TokenStream {
         (None, None, None) => quote!(#p::None),
     };
     let global = arg.global;
+    let delimiter = delimiter_tokens(p, arg.delimiter.as_ref());
     let skip = arg.mcp.skip.is_some() || arg.inert();
     let hidden = &arg.hide;
     let rename = opt(arg.mcp.name.as_ref().map(|name| {
@@ -309,6 +310,7 @@ fn param_spec(p: &Private, arg: &Arg) -> TokenStream {
                 default_text: #literal_defaults,
                 global: #global,
                 hidden: #skip || #hidden,
+                skipped: #skip,
                 rename: #rename,
                 action: #action,
                 relations: #relations,
@@ -319,6 +321,7 @@ fn param_spec(p: &Private, arg: &Arg) -> TokenStream {
             #value_type,
             #description,
             #computed_defaults,
+            #delimiter,
         )
     }
 }

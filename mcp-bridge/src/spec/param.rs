@@ -73,6 +73,13 @@ pub struct ParamSpec {
     /// `null` is accepted: the flag given without a value
     /// (`num_args = 0..=1`, `Option<Option<T>>`).
     pub nullable: bool,
+    /// `value_delimiter`: a string item is split on it, as clap splits.
+    #[serde(skip)]
+    pub delimiter: Option<char>,
+    /// Left out on purpose (`#[mcp(skip)]`, or a `()` field that cannot
+    /// change the value), not because clap hides it.
+    #[serde(skip)]
+    pub skipped: bool,
 }
 
 /// What giving an argument does, as clap's `ArgAction`.
@@ -89,6 +96,14 @@ pub enum ParamAction {
     SetFalse,
     /// A flag counting its occurrences (`-vvv`).
     Count,
+}
+
+impl ParamAction {
+    /// Whether giving the argument takes no value (`SetTrue`, `SetFalse`,
+    /// `Count`).
+    pub fn is_flag(self) -> bool {
+        matches!(self, Self::SetTrue | Self::SetFalse | Self::Count)
+    }
 }
 
 /// Relations one argument declares, by clap ids (of arguments or groups).
@@ -157,6 +172,8 @@ pub struct ParamData {
     pub global: bool,
     /// Hidden from the schema.
     pub hidden: bool,
+    /// Hidden because of `#[mcp(skip)]` or a `()` field, not clap's `hide`.
+    pub skipped: bool,
     /// `#[mcp(name = "...")]`.
     pub rename: Option<&'static str>,
     /// clap's action.
@@ -267,6 +284,8 @@ impl ParamSpec {
             relations: ParamRelations::default(),
             env: None,
             nullable: false,
+            delimiter: None,
+            skipped: false,
         }
     }
 
@@ -279,6 +298,7 @@ impl ParamSpec {
         value_type: ValueType,
         description: Option<&str>,
         computed_defaults: Option<Vec<std::borrow::Cow<'static, str>>>,
+        delimiter: Option<char>,
     ) -> Self {
         let mut param = if data.positional {
             Self::positional(data.id, value_type)
@@ -302,6 +322,8 @@ impl ParamSpec {
             .relations(data.relations.to_relations())
             .env(data.env)
             .nullable(data.nullable);
+        param.delimiter = delimiter;
+        param.skipped = data.skipped;
         match data.arity {
             Some(arity) => param.arity(arity),
             None => param,
