@@ -70,6 +70,7 @@ mod traits;
 
 pub use bridge::Bridge;
 pub use call::convert;
+pub use call::{no_texts, BuildCtx, DefaultTexts, Texts};
 pub use convert::McpValue;
 pub use error::{
     ArgError, CallError, DuplicateTool, InvalidToolName, Problem, RegistryError, ValueProblem,

@@ -3,9 +3,9 @@
 //! (`mcp_augment`), the typed build (`mcp_build`) and the constant node the
 //! compile-time tree check walks (`MCP_NODE`).
 //!
-//! They are not meant to be written by hand: a hand-written `clap::Args`
-//! or `Subcommand` type gets them by deriving `McpTool` next to its clap
-//! derive.
+//! `#[derive(McpTool)]` writes them. A type that implements `clap::Args`
+//! by hand (with clap's builder API) implements [`McpArgs`] by hand too:
+//! see its documentation.
 
 use crate::call::BuildCtx;
 use crate::error::ArgError;
@@ -14,8 +14,85 @@ use crate::spec::CommandSpec;
 
 /// A clap `Args`/`Parser` struct that knows its MCP surface.
 ///
-/// Implemented by `#[derive(McpTool)]` on structs; not meant to be written
-/// by hand.
+/// `#[derive(McpTool)]` implements it on structs. For a type that
+/// implements `clap::Args` by hand, implement it by hand next to it: say
+/// in [`mcp_augment`](Self::mcp_augment) which parameters `augment_args`
+/// declares, and build the value from a call's arguments in
+/// [`mcp_build`](Self::mcp_build) with [`BuildCtx`]. Check the result
+/// against clap with [`testing::assert_parity`](crate::testing::assert_parity)
+/// on the root. (Such a type is not part of the compile-time tree checks;
+/// the registry still checks tool and property names when it is built.)
+///
+/// ```
+/// use clap::{Arg, ArgAction, ArgMatches, Args, Command, FromArgMatches, Parser};
+/// use mcp_bridge::convert::Text;
+/// use mcp_bridge::spec::{CommandSpec, ParamAction, ParamSpec, ValueType};
+/// use mcp_bridge::{no_texts, ArgError, BuildCtx, McpArgs, McpTool};
+///
+/// /// Paging, written with clap's builder API.
+/// #[derive(Debug, PartialEq)]
+/// struct Paging {
+///     no_pager: bool,
+///     pager: Option<String>,
+/// }
+///
+/// impl FromArgMatches for Paging {
+///     fn from_arg_matches(m: &ArgMatches) -> Result<Self, clap::Error> {
+///         Ok(Self { no_pager: m.get_flag("no_pager"), pager: m.get_one::<String>("pager").cloned() })
+///     }
+///     fn update_from_arg_matches(&mut self, m: &ArgMatches) -> Result<(), clap::Error> {
+///         *self = Self::from_arg_matches(m)?;
+///         Ok(())
+///     }
+/// }
+///
+/// impl Args for Paging {
+///     fn augment_args(cmd: Command) -> Command {
+///         cmd.arg(Arg::new("no_pager").long("no-pager").action(ArgAction::SetTrue).help("Do not page"))
+///             .arg(Arg::new("pager").long("pager").help("The pager to use"))
+///     }
+///     fn augment_args_for_update(cmd: Command) -> Command {
+///         Self::augment_args(cmd)
+///     }
+/// }
+///
+/// impl McpArgs for Paging {
+///     fn mcp_augment(cmd: &mut CommandSpec) {
+///         cmd.params.push(
+///             ParamSpec::flag("no_pager", Some("no-pager"), None, ValueType::Boolean)
+///                 .action(ParamAction::SetTrue)
+///                 .default_text(["false"])
+///                 .description(Some("Do not page")),
+///         );
+///         cmd.params.push(
+///             ParamSpec::flag("pager", Some("pager"), None, ValueType::string())
+///                 .description(Some("The pager to use")),
+///         );
+///     }
+///     fn mcp_build(ctx: &mut BuildCtx<'_>) -> Result<Self, ArgError> {
+///         Ok(Self {
+///             no_pager: ctx.flag("no-pager", true)?,
+///             pager: ctx.optional("pager", &no_texts, None, Text::<String>::new())?,
+///         })
+///     }
+/// }
+///
+/// /// Shows files.
+/// #[derive(Parser, McpTool, Debug, PartialEq)]
+/// #[command(name = "show")]
+/// struct Show {
+///     /// What to show
+///     file: String,
+///     #[command(flatten)]
+///     paging: Paging,
+/// }
+///
+/// mcp_bridge::testing::assert_parity::<Show>();
+/// let registry = mcp_bridge::Registry::<Show>::new().unwrap();
+/// let args = serde_json::json!({ "file": "a", "pager": "less" });
+/// let show = registry.build("show", args.as_object().unwrap()).unwrap();
+/// assert_eq!(show, Show::try_parse_from(["show", "--pager", "less", "a"]).unwrap());
+/// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is used as clap arguments but does not derive `McpTool`",
     label = "missing `#[derive(McpTool)]`",
@@ -27,12 +104,14 @@ pub trait McpArgs: Sized {
     #[doc(hidden)]
     const MCP_NODE: &'static ArgsNode = &ArgsNode::EMPTY;
 
-    /// Adds this struct's arguments, subcommands and attributes to `cmd`.
-    #[doc(hidden)]
+    /// Adds this struct's arguments (and subcommands and attributes) to
+    /// `cmd`, as `clap::Args::augment_args` adds them to a `Command`: one
+    /// [`ParamSpec`](crate::spec::ParamSpec) per argument, in order.
     fn mcp_augment(cmd: &mut CommandSpec);
 
-    /// Builds the value from a tool call's arguments.
-    #[doc(hidden)]
+    /// Builds the value from a tool call's arguments, reading each
+    /// argument from `ctx` by its property name (its long name, or its id
+    /// for a positional argument).
     fn mcp_build(ctx: &mut BuildCtx<'_>) -> Result<Self, ArgError>;
 }
 

@@ -60,7 +60,11 @@ enum Pick<'a> {
     Absent,
 }
 
-/// One `tools/call` being turned into the CLI's typed value.
+/// One `tools/call` being turned into the CLI's typed value: generated
+/// `mcp_build`s (and hand-written [`McpArgs`](crate::McpArgs)
+/// implementations) ask it for each argument by property name, with the
+/// converter of its value type, and get the value clap would give or an
+/// [`ArgError`] naming the tool and the property.
 #[derive(Debug)]
 pub struct BuildCtx<'a> {
     tool: &'a str,
@@ -71,6 +75,7 @@ pub struct BuildCtx<'a> {
 
 impl<'a> BuildCtx<'a> {
     /// A context for `tool`, reading `args` and following `route`.
+    #[doc(hidden)]
     pub fn new(tool: &'a str, args: &'a Map<String, Value>, route: &'a [u32]) -> Self {
         Self {
             tool,
@@ -87,6 +92,7 @@ impl<'a> BuildCtx<'a> {
 
     /// The next variant index on the route, or `None` when the route ends
     /// here (a runnable parent with an optional subcommand).
+    #[doc(hidden)]
     pub fn next_variant(&mut self) -> Option<u32> {
         let step = self.route.get(self.next_step).copied();
         if step.is_some() {
@@ -96,12 +102,14 @@ impl<'a> BuildCtx<'a> {
     }
 
     /// Whether the route has no step left.
+    #[doc(hidden)]
     pub fn route_ended(&self) -> bool {
         self.next_step >= self.route.len()
     }
 
     /// An error for a route index no variant has. Only a registry built from
     /// another type's spec can cause it.
+    #[doc(hidden)]
     pub fn bad_route(&self, type_name: &str) -> ArgError {
         ArgError::new(
             self.tool,
