@@ -447,13 +447,16 @@ mod tests {
     }
 
     #[test]
-    fn a_visible_argument_of_a_parent_no_tool_offers_is_reported() {
-        // clap takes `app --color never run`; a tool for `run` that does not
-        // offer `color` could never give it.
-        let clap = Command::new("app")
-            .arg(Arg::new("color").long("color").action(ArgAction::Set))
-            .subcommand_required(true)
-            .subcommand(Command::new("run"));
+    fn a_parent_option_is_reachable_through_the_tools_below() {
+        // clap takes `app --color never run`: the tool for `run` offers
+        // `color`, so nothing is reported; planted as hidden on purpose,
+        // no call could give it, and that is reported.
+        let clap = || {
+            Command::new("app")
+                .arg(Arg::new("color").long("color").action(ArgAction::Set))
+                .subcommand_required(true)
+                .subcommand(Command::new("run"))
+        };
         let mut ours = CommandSpec::new("app");
         ours.params = vec![ParamSpec::flag(
             "color",
@@ -463,7 +466,10 @@ mod tests {
         )];
         ours.subcommand_required = true;
         ours.subcommands = vec![CommandSpec::new("run")];
-        let found = differences(&ours, clap);
+        assert_eq!(differences(&ours, clap()), Vec::<String>::new());
+        ours.params[0].hidden = true;
+        ours.params[0].skipped = true;
+        let found = differences(&ours, clap());
         assert!(
             found
                 .iter()

@@ -299,6 +299,7 @@ fn seek_reads_a_flag_from_the_environment_as_clap_does() {
 // ---------------------------------------------------------------------------
 // vcs: nested subcommands, flattened globals, a `Parser` type as arguments.
 
+use std::path::PathBuf;
 use tests::adopt::vcs::{CommitArgs, RemoteCommand, Vcs, VcsCommand, When};
 
 fn tool_names<C: McpCommand>() -> Vec<String> {
@@ -360,6 +361,13 @@ fn vcs_calls_build_what_clap_parses() {
         json!({ "message": "-x", "color": "never" }),
         &["vcs", "--color", "never", "ci", "--message=-x"],
     );
+    // The root's option that is not global, given before the subcommand.
+    let moved = same::<Vcs>(
+        "vcs_remote_add",
+        json!({ "dir": "/srv/repo", "name": "up", "url": "u" }),
+        &["vcs", "-C", "/srv/repo", "remote", "add", "up", "u"],
+    );
+    assert_eq!(moved.dir, Some(PathBuf::from("/srv/repo")));
     let remote = same::<Vcs>(
         "vcs_remote_remove",
         json!({ "name": "origin" }),

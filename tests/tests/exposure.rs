@@ -56,6 +56,7 @@ fn the_examples_agree() {
 
 /// Every exposure rule at once: hidden and skipped commands (and what is
 /// below them), hidden and skipped arguments, globals at several levels,
+/// an ancestor's argument that is not global,
 /// a runnable parent, `#[mcp(name)]`, flatten at both levels.
 #[derive(Parser, McpTool, Debug)]
 #[command(name = "rules")]
@@ -63,7 +64,8 @@ struct Rules {
     /// Global at the root
     #[arg(long, global = true)]
     verbose: bool,
-    /// Not global: only the root has it, and the root is not a tool
+    /// Not global: still offered on every tool below, as clap takes it
+    /// before the subcommand (`rules --config x run`)
     #[arg(long)]
     config: Option<String>,
     #[command(flatten)]
@@ -153,10 +155,15 @@ fn every_exposure_rule_agrees() {
         ]
     );
     let add = &tools[2].1;
-    let expected: BTreeSet<String> = ["name", "host", "verbose", "color"]
+    let expected: BTreeSet<String> = ["name", "host", "verbose", "config", "color"]
         .map(String::from)
         .into();
     assert_eq!(add, &expected);
+    let extra = &tools[4].1;
+    let expected: BTreeSet<String> = ["level", "config", "verbose", "color"]
+        .map(String::from)
+        .into();
+    assert_eq!(extra, &expected);
 }
 
 /// The derive checks literal tool names with its own copy of the MCP name

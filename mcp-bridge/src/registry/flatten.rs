@@ -35,9 +35,11 @@ fn collect_tools(
             .filter(|p| offers(true, p.global, p.hidden))
             .cloned()
             .collect();
-        for global in inherited {
-            if !params.iter().any(|p| p.name == global.name) {
-                params.push(global.clone());
+        // Two properties of one name never get here: the tree check refuses
+        // the collision (each level's build reads its arguments by name).
+        for param in inherited {
+            if !params.iter().any(|p| p.name == param.name) {
+                params.push(param.clone());
             }
         }
         let name = node
@@ -63,17 +65,19 @@ fn collect_tools(
     }
 
     if !node.subcommands.is_empty() {
-        let mut globals = inherited.to_vec();
+        // What the commands below inherit, nearest first once collected:
+        // this command's arguments replace an ancestor's of the same name.
+        let mut below = inherited.to_vec();
         for param in node
             .params
             .iter()
             .filter(|p| offers(false, p.global, p.hidden))
         {
-            globals.retain(|g| g.name != param.name);
-            globals.push(param.clone());
+            below.retain(|g| g.name != param.name);
+            below.push(param.clone());
         }
         for sub in &node.subcommands {
-            collect_tools(sub, path, &globals, route, out);
+            collect_tools(sub, path, &below, route, out);
         }
     }
 

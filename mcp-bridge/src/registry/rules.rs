@@ -52,10 +52,12 @@ pub(crate) const fn is_runnable(has_subcommands: bool, subcommand_required: bool
 }
 
 /// Whether a tool offers a parameter declared on the tool's own command
-/// (`own`) or on one of its ancestors: its own when not hidden, an
-/// ancestor's when also `global`.
+/// (`own`) or on one of its ancestors: every visible one. clap takes an
+/// ancestor's argument before the subcommand (`app --color never run`)
+/// even when it is not `global`, so a call to the tool may give it too.
 pub(crate) const fn offers(own: bool, global: bool, hidden: bool) -> bool {
-    !hidden && (own || global)
+    let _ = (own, global);
+    !hidden
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! A version-control tool with nested subcommands, in the style of the
-//! git-like CLIs: options shared through `flatten`, globals declared on the
-//! root, a subcommand whose arguments are a type that derives `Parser`
+//! git-like CLIs: a root option that is not global (`vcs -C DIR commit`),
+//! options shared through `flatten`, globals declared on the root, a subcommand whose arguments are a type that derives `Parser`
 //! (usable on its own as well), a subcommand group of its own, aliases.
 
 use std::path::PathBuf;
@@ -12,6 +12,11 @@ use mcp_bridge::McpTool;
 #[derive(Parser, McpTool, Debug, PartialEq)]
 #[command(name = "vcs", version, propagate_version = true)]
 pub struct Vcs {
+    /// Run as if started in this directory (given before the subcommand:
+    /// `vcs -C DIR commit`; not global)
+    #[arg(short = 'C', value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+
     #[command(flatten)]
     pub output: OutputOpts,
 
