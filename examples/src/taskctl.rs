@@ -148,7 +148,9 @@ impl Status {
 
 /// Reads durations the way `humantime` writes them: whole numbers with
 /// units, optionally separated by spaces (`90s`, `15m`, `1h 30m`, `2days`).
-/// The bridge advertises the same notation in the tool schema.
+/// A parser of the CLI's own, so the bridge offers a plain string and the
+/// help text says what it takes (the duration pattern is promised only for
+/// `humantime::parse_duration` itself).
 pub fn parse_duration(text: &str) -> Result<Duration, String> {
     let mut rest = text.trim();
     if rest.is_empty() {

@@ -299,6 +299,9 @@ pub(crate) struct Arg {
     /// Built without a converter (`#[mcp(skip)]` with a typed default, or
     /// absent), when it is.
     pub(crate) direct: Option<DirectValue>,
+    /// The property name the positional/flag rule gives a positional
+    /// argument named like a flag of its command (`parse::positional_names`).
+    pub(crate) auto_name: Option<String>,
 }
 
 impl Arg {
@@ -306,6 +309,9 @@ impl Arg {
     pub(crate) fn property(&self) -> String {
         if let Some(name) = &self.mcp.name {
             return name.value.clone();
+        }
+        if let Some(name) = &self.auto_name {
+            return name.clone();
         }
         match (&self.long, self.positional) {
             (Some(long), false) => long.clone(),

@@ -533,3 +533,122 @@ fn pkg_reads_a_count_from_the_environment_as_clap_does() {
     assert!(matches!(built, Pkg::Install { yes: true, .. }));
     std::env::remove_var("PKG_YES");
 }
+
+// ---------------------------------------------------------------------------
+// conv: options from the environment, a positional named like a flag.
+
+use tests::adopt::conv::{Conv, Format};
+
+const CONV_VARS: [&str; 5] = [
+    "CONV_INPUT",
+    "CONV_TO",
+    "CONV_WRAP",
+    "CONV_TIMEOUT",
+    "CONV_QUIET",
+];
+
+fn conv_env(vars: &[(&str, &str)]) {
+    for name in CONV_VARS {
+        std::env::remove_var(name);
+    }
+    for (name, value) in vars {
+        std::env::set_var(name, value);
+    }
+}
+
+#[test]
+fn conv_has_parity_with_clap() {
+    let _env = env_lock();
+    conv_env(&[]);
+    assert_parity::<Conv>();
+}
+
+#[test]
+fn conv_names_the_positional_apart_from_the_flag() {
+    let _env = env_lock();
+    conv_env(&[]);
+    let schema = schema::<Conv>("conv");
+    let props = &schema["properties"];
+    // `<input>` and `--input`: the flag keeps the name users type.
+    assert!(
+        props.get("input").is_some() && props.get("input-positional").is_some(),
+        "{props}"
+    );
+    assert!(props["input"]["description"]
+        .as_str()
+        .is_some_and(|d| d.contains("[env: CONV_INPUT]")));
+    // A parser of the tool's own: no duration pattern is promised.
+    assert!(
+        props["timeout"].get("pattern").is_none(),
+        "{}",
+        props["timeout"]
+    );
+    same::<Conv>(
+        "conv",
+        json!({ "input-positional": "a.md" }),
+        &["conv", "a.md"],
+    );
+    same::<Conv>(
+        "conv",
+        json!({ "input": "a.md" }),
+        &["conv", "--input", "a.md"],
+    );
+    refused::<Conv>(
+        "conv",
+        json!({ "input": "a.md", "input-positional": "b.md" }),
+        "input",
+        "cannot be used with",
+    );
+    both_refuse::<Conv>("conv", json!({}), &["conv"], "input-positional", "");
+}
+
+#[test]
+fn conv_reads_its_options_from_the_environment_as_clap_does() {
+    let _env = env_lock();
+    conv_env(&[
+        ("CONV_INPUT", "in.md"),
+        ("CONV_TO", "md"),
+        ("CONV_WRAP", "100"),
+        ("CONV_TIMEOUT", "2m"),
+        ("CONV_QUIET", "true"),
+    ]);
+    let conv = same::<Conv>("conv", json!({}), &["conv"]);
+    assert_eq!(conv.to, Format::Markdown, "an alias from the environment");
+    assert_eq!(conv.timeout, Some(std::time::Duration::from_secs(120)));
+    assert!(conv.quiet);
+    let schema = schema::<Conv>("conv");
+    assert_eq!(
+        schema["properties"]["wrap"]["default"], 100,
+        "the variable is the default"
+    );
+    // Given properties win.
+    same::<Conv>(
+        "conv",
+        json!({ "to": "text", "wrap": 40 }),
+        &["conv", "--to", "text", "--wrap", "40"],
+    );
+    // Even `false` for a flag, which no command line can say while the
+    // variable is set (a documented difference).
+    assert!(
+        !build::<Conv>("conv", &json!({ "quiet": false }))
+            .unwrap()
+            .quiet
+    );
+    // The variable counts as given for relations, as in clap.
+    both_refuse::<Conv>(
+        "conv",
+        json!({ "input-positional": "b.md" }),
+        &["conv", "b.md"],
+        "input",
+        "cannot be used with",
+    );
+    for (name, bad, property) in [
+        ("CONV_WRAP", "10", "wrap"),
+        ("CONV_TIMEOUT", "soon", "timeout"),
+        ("CONV_TO", "pdf", "to"),
+    ] {
+        conv_env(&[("CONV_INPUT", "in.md"), (name, bad)]);
+        both_refuse::<Conv>("conv", json!({}), &["conv"], property, bad);
+    }
+    conv_env(&[]);
+}

@@ -28,7 +28,13 @@ pub(super) fn converter(p: &Private, arg: &Arg) -> TokenStream {
             quote!(#p::convert::Integer::<#inner>::new().range(#min, #max))
         }
         ValueKind::Parser(parser) => {
-            let value_type = value_type_of(p, arg.inner_builtin, inner);
+            // The duration notation is promised only for the parser it
+            // describes; another parser of durations gets a plain string
+            // (its help text says what it takes).
+            let value_type = match arg.inner_builtin {
+                Some(Builtin::Duration) if !is_humantime(parser) => quote!(#p::ValueType::string()),
+                builtin => value_type_of(p, builtin, inner),
+            };
             quote_spanned! {parser.span()=>
                 {
                     #[allow(unused_imports)]
@@ -84,6 +90,21 @@ pub(super) fn value_type_of(p: &Private, builtin: Option<Builtin>, ty: &Type) ->
         Some(Builtin::Char) => quote!(#p::value_types::single_char()),
         _ => quote!(#p::ValueType::string()),
     }
+}
+
+/// `humantime::parse_duration` (any path ending so): the parser whose
+/// notation `value_types::duration` describes.
+fn is_humantime(parser: &syn::Expr) -> bool {
+    let syn::Expr::Path(path) = parser else {
+        return false;
+    };
+    let segments: Vec<String> = path
+        .path
+        .segments
+        .iter()
+        .map(|s| s.ident.to_string())
+        .collect();
+    segments.ends_with(&["humantime".to_owned(), "parse_duration".to_owned()])
 }
 
 /// A converter chosen by trait resolution, in clap's order.

@@ -294,10 +294,13 @@ fn param_spec(p: &Private, arg: &Arg) -> TokenStream {
     let delimiter = delimiter_tokens(p, arg.delimiter.as_ref());
     let skip = arg.mcp.skip.is_some() || arg.inert();
     let hidden = &arg.hide;
-    let rename = opt(arg.mcp.name.as_ref().map(|name| {
-        let name = &name.value;
-        quote!(#name)
-    }));
+    let rename = opt(arg
+        .mcp
+        .name
+        .as_ref()
+        .map(|name| name.value.clone())
+        .or_else(|| arg.auto_name.clone())
+        .map(|name| quote!(#name)));
     quote! {
         #p::ParamSpec::from_data(
             &#p::ParamData {

@@ -212,6 +212,7 @@ pub(super) fn arg(
         value_optional,
         num_args,
         direct: None,
+        auto_name: None,
     };
     arg.direct = if is_unit(&field.ty) {
         // `()`: clap accepts the flag and stores nothing.

@@ -17,7 +17,7 @@ use self::attr::{keys, ClapAttrKind, ClapItem, McpPlace};
 use self::doc::doc_help;
 use self::naming::{unraw, Casing};
 use crate::ctxt::Ctxt;
-use crate::model::{Container, Field, FieldKind, Input, Layer, Text, Variant, VariantKind};
+use crate::model::{Arg, Container, Field, FieldKind, Input, Layer, Text, Variant, VariantKind};
 
 pub(crate) fn from_syn<'a>(cx: &Ctxt, input: &'a syn::DeriveInput) -> Option<Input<'a>> {
     let items = attr::clap_items(&input.attrs, false);
@@ -114,6 +114,38 @@ fn option_text(expr: &Expr) -> Option<Text> {
 }
 
 fn fields<'a>(cx: &Ctxt, fields: &'a syn::Fields, casing: Casing) -> Vec<Field<'a>> {
+    let mut fields = all_fields(cx, fields, casing);
+    positional_names(&mut fields);
+    fields
+}
+
+/// The positional/flag rule: a positional argument whose id is the long
+/// name of a flag of the same command (`<input>` and `--input`, which clap
+/// tells apart by position) is offered as `<id>-positional`, and the flag
+/// keeps the name users type. An `#[mcp(name)]` on either opts out.
+fn positional_names(fields: &mut [Field<'_>]) {
+    let exposed = |arg: &Arg| !arg.hide.is_true() && arg.mcp.skip.is_none() && !arg.inert();
+    let flags: Vec<String> = fields
+        .iter()
+        .filter_map(|field| match &field.kind {
+            FieldKind::Arg(arg) if !arg.positional && exposed(arg) => Some(arg.property()),
+            _ => None,
+        })
+        .collect();
+    for field in fields.iter_mut() {
+        if let FieldKind::Arg(arg) = &mut field.kind {
+            if arg.positional
+                && arg.mcp.name.is_none()
+                && exposed(arg)
+                && flags.contains(&arg.property())
+            {
+                arg.auto_name = Some(format!("{}-positional", arg.id));
+            }
+        }
+    }
+}
+
+fn all_fields<'a>(cx: &Ctxt, fields: &'a syn::Fields, casing: Casing) -> Vec<Field<'a>> {
     fields
         .iter()
         .enumerate()

@@ -8,6 +8,15 @@ use crate::error::{ArgError, Problem};
 use crate::spec::relations::{is_given, override_pairs, Ids};
 use crate::spec::{ParamSpec, ToolSpec};
 
+/// Whether the argument's environment variable is set (and not empty).
+fn set_by_env(param: &ParamSpec) -> bool {
+    param
+        .env
+        .as_deref()
+        .and_then(std::env::var_os)
+        .is_some_and(|value| !value.is_empty())
+}
+
 fn relation_error(tool: &ToolSpec, property: &str, message: String) -> ArgError {
     ArgError::new(
         tool.name.clone(),
@@ -19,7 +28,13 @@ fn relation_error(tool: &ToolSpec, property: &str, message: String) -> ArgError 
 /// Checks every relation of `tool` against a call's arguments.
 pub(crate) fn check(tool: &ToolSpec, args: &Map<String, Value>) -> Result<(), ArgError> {
     let ids = Ids { tool };
-    let given: Vec<&ParamSpec> = tool.params.iter().filter(|p| is_given(p, args)).collect();
+    // clap counts an argument its environment variable sets as present,
+    // for every relation: so does the check.
+    let given: Vec<&ParamSpec> = tool
+        .params
+        .iter()
+        .filter(|p| is_given(p, args) || (!args.contains_key(&p.name) && set_by_env(p)))
+        .collect();
     let is = |param: &ParamSpec| given.iter().any(|g| g.id == param.id);
     let any_given = |id: &str| ids.members(id).into_iter().any(is);
 

@@ -4,6 +4,7 @@
 //! that each one's MCP surface matches clap and that calls build the same
 //! values clap parses.
 
+pub mod conv;
 pub mod pkg;
 pub mod seek;
 pub mod vcs;

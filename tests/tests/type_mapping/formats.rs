@@ -11,15 +11,16 @@ use super::{
 #[derive(Parser, McpTool, Debug, PartialEq)]
 #[command(name = "durations")]
 pub(crate) struct Durations {
-    #[arg(long, value_parser = examples::taskctl::parse_duration)]
+    /// The parser whose notation the duration schema describes.
+    #[arg(long, value_parser = humantime::parse_duration)]
     timeout: Duration,
+    /// A parser of the CLI's own: a plain string, whatever it accepts.
     #[arg(long, value_parser = examples::taskctl::parse_duration, default_value = "90s")]
     retry: Duration,
 }
 
-/// The duration type the bridge declares for `Duration` fields: the single
-/// source of the pattern and the examples (they are being tuned to the
-/// notation of common duration parsers, so they are not repeated here).
+/// The duration type the bridge declares for `humantime` durations: the
+/// single source of the pattern and the examples.
 fn declared_duration() -> Value {
     Value::Object(mcp_bridge::__private::value_types::duration().schema())
 }
@@ -34,7 +35,7 @@ fn duration_examples() -> Vec<String> {
 }
 
 #[test]
-fn duration_is_a_patterned_string_with_examples() {
+fn only_humantime_durations_promise_the_duration_notation() {
     let declared = declared_duration();
     assert_eq!(declared["type"], "string");
     assert!(declared["pattern"]
@@ -47,10 +48,17 @@ fn duration_is_a_patterned_string_with_examples() {
     );
 
     let schema = input_schema::<Durations>("durations");
-    assert_eq!(schema["properties"]["timeout"], declared);
-    let mut retry = declared.clone();
-    retry["default"] = json!("90s");
-    assert_eq!(schema["properties"]["retry"], retry);
+    let mut timeout = declared.clone();
+    timeout["description"] = json!("The parser whose notation the duration schema describes");
+    assert_eq!(schema["properties"]["timeout"], timeout);
+    assert_eq!(
+        schema["properties"]["retry"],
+        json!({
+            "type": "string",
+            "default": "90s",
+            "description": "A parser of the CLI's own: a plain string, whatever it accepts"
+        })
+    );
     assert_eq!(schema["required"], json!(["timeout"]));
     assert_clap_parity::<Durations>();
 }
@@ -79,16 +87,38 @@ fn durations_go_through_the_same_parser_as_clap() {
 
     let error = arg_error::<Durations>("durations", json!({ "timeout": 90 }));
     assert_invalid(&error, "durations", "timeout", &expected, "90");
+
+    same::<Durations>(
+        "durations",
+        json!({ "timeout": "5s", "retry": "2m" }),
+        &["durations", "--timeout", "5s", "--retry", "2m"],
+    );
 }
 
+/// The schema never promises what the parser refuses: every advertised
+/// example, and every sample the pattern accepts, is accepted by
+/// `humantime` itself.
 #[test]
-fn advertised_duration_examples_are_accepted_by_taskctls_parser() {
+fn the_duration_schema_promises_only_what_humantime_accepts() {
     for example in duration_examples() {
         same::<Durations>(
             "durations",
             json!({ "timeout": example }),
             &["durations", "--timeout", &example],
         );
+    }
+    let pattern = regex::Regex::new(declared_duration()["pattern"].as_str().unwrap()).unwrap();
+    let samples = [
+        "90s", "15m", "1h 30m", "2days", "1h30m", " 5 min ", "3 weeks", "1y 2M", "10ms", "7nsec",
+        "soon", "", "5", "1.5h", "-5s", "5x", "h", "5 s 5",
+    ];
+    for sample in samples {
+        if pattern.is_match(sample) {
+            assert!(
+                humantime::parse_duration(sample).is_ok(),
+                "the pattern accepts {sample:?}, humantime refuses it"
+            );
+        }
     }
 }
 
