@@ -1,6 +1,7 @@
 //! Differential tests: clap's parser is the oracle for the typed build.
 //!
-//! For every tool of each example CLI (`taskctl` and `awkward`), proptest
+//! For every tool of each example CLI (`taskctl` and `awkward`) and of each
+//! CLI of the adoption corpus (`seek`, `vcs`, `pkg`, `conv`), proptest
 //! generates `tools/call` arguments — valid ones and invalid ones (wrong
 //! JSON types, out of range, missing required, unknown enum values, unknown
 //! properties, empty required arrays, conflicting arguments) — and:
@@ -100,6 +101,12 @@ struct ParamModel {
     trailing: bool,
     /// A global of the root: may be typed before the subcommand words.
     root_global: bool,
+    /// An ancestor's argument that is not global: the level of the command
+    /// that declares it (0: the root), after whose name it is given.
+    ancestor_level: Option<usize>,
+    /// A flag taking several values per use (`num_args(1..)`): it takes
+    /// the positionals that follow it, unless `--` comes first.
+    greedy: bool,
     /// Every spelling of every possible value (names and aliases).
     spellings: Vec<String>,
     ignore_case: bool,
@@ -143,6 +150,7 @@ fn models<C: McpCommand + CommandFactory>() -> Vec<Arc<ToolModel>> {
 
 fn tool_model(root: &clap::Command, tool: &ToolSpec) -> ToolModel {
     let mut command = root;
+    let mut chain = vec![root];
     let mut words = vec![vec![root.get_name().to_owned()]];
     for name in &tool.path[1..] {
         command = command.find_subcommand(name).unwrap_or_else(|| {
@@ -151,6 +159,7 @@ fn tool_model(root: &clap::Command, tool: &ToolSpec) -> ToolModel {
                 tool.name
             )
         });
+        chain.push(command);
         let mut spellings = vec![command.get_name().to_owned()];
         spellings.extend(command.get_all_aliases().map(str::to_owned));
         words.push(spellings);
@@ -159,10 +168,23 @@ fn tool_model(root: &clap::Command, tool: &ToolSpec) -> ToolModel {
         .params
         .iter()
         .map(|spec| {
-            let arg = command
-                .get_arguments()
-                .find(|a| a.get_id().as_str() == spec.id)
+            // The tool's own argument, a global, or an ancestor's (given
+            // right after the ancestor's name on the command line).
+            let (level, arg) = chain
+                .iter()
+                .enumerate()
+                .rev()
+                .find_map(|(level, cmd)| {
+                    cmd.get_arguments()
+                        .find(|a| a.get_id().as_str() == spec.id)
+                        .map(|a| (level, a))
+                })
                 .unwrap_or_else(|| panic!("clap has no argument `{}` in {}", spec.id, tool.name));
+            let level = if arg.is_global_set() || level + 1 == chain.len() {
+                None
+            } else {
+                Some(level)
+            };
             let root_global = root
                 .get_arguments()
                 .any(|a| a.get_id() == arg.get_id() && a.is_global_set());
@@ -198,6 +220,9 @@ fn tool_model(root: &clap::Command, tool: &ToolSpec) -> ToolModel {
                 negative_numbers: arg.is_allow_negative_numbers_set(),
                 delimiter: arg.get_value_delimiter(),
                 last: arg.is_last_set(),
+                ancestor_level: level,
+                greedy: !arg.is_positional()
+                    && arg.get_num_args().is_some_and(|n| n.max_values() > 1),
                 trailing: arg.is_trailing_var_arg_set(),
                 root_global,
                 spellings,
@@ -210,10 +235,13 @@ fn tool_model(root: &clap::Command, tool: &ToolSpec) -> ToolModel {
         .collect();
     let mut conflicts = Vec::new();
     for (i, p) in params.iter().enumerate() {
-        let arg = command
+        // An ancestor's argument conflicts within its own command.
+        let Some(arg) = command
             .get_arguments()
             .find(|a| a.get_id().as_str() == p.spec.id)
-            .expect("found above");
+        else {
+            continue;
+        };
         for other in command.get_arg_conflicts_with(arg) {
             if let Some(j) = params
                 .iter()
@@ -921,6 +949,9 @@ fn argv(tool: &ToolModel, args: &Map<String, Value>, forms: u64) -> Vec<String> 
     // checks relations per level, so `awkward -v say -q` passes where
     // `awkward say -v -q` does not.
     let globals_first = rng.coin();
+    let mut greedy_given = false;
+    // Ancestors' arguments that are not global, by the level declaring them.
+    let mut at_level: Vec<Vec<Vec<String>>> = vec![Vec::new(); tool.words.len()];
 
     for (name, value) in args {
         let Some(p) = tool.params.iter().find(|p| p.name() == name) else {
@@ -943,8 +974,11 @@ fn argv(tool: &ToolModel, args: &Map<String, Value>, forms: u64) -> Vec<String> 
         if tokens.is_empty() {
             continue;
         }
+        greedy_given |= p.greedy;
         let is_bare = value.is_null() && !p.require_equals;
-        if is_bare {
+        if let Some(level) = p.ancestor_level {
+            at_level[level].push(tokens);
+        } else if is_bare {
             bare.push(tokens);
         } else if p.root_global && globals_first {
             before.push(tokens);
@@ -959,13 +993,18 @@ fn argv(tool: &ToolModel, args: &Map<String, Value>, forms: u64) -> Vec<String> 
     let mut out: Vec<String> = Vec::new();
     out.push(tool.words[0][0].clone());
     out.extend(before.into_iter().flatten());
-    for spellings in &tool.words[1..] {
-        out.push(rng.pick(spellings).clone());
+    for (level, spellings) in tool.words.iter().enumerate() {
+        if level > 0 {
+            out.push(rng.pick(spellings).clone());
+        }
+        let mut tokens = std::mem::take(&mut at_level[level]);
+        rng.shuffle(&mut tokens);
+        out.extend(tokens.into_iter().flatten());
     }
 
     // Values that would read as flags need `--` before the positionals
     // (after a trailing_var_arg's first value, everything is a value).
-    let mut needs_escape = false;
+    let mut needs_escape = greedy_given;
     let trailing = tool
         .params
         .iter()
@@ -1068,6 +1107,15 @@ fn value_tokens(tool: &ToolModel, p: &ParamModel, text: &str, rng: &mut Forms) -
     let attached_ok = separate_ok
         && !tool.hyphen_positional
         && text.chars().next().is_some_and(char::is_alphanumeric);
+    // A short-only option (`-C DIR`) takes any value attached (`-C-1`):
+    // clap reads the rest of the cluster as the value (but for a leading
+    // `=`, which it drops).
+    let attached_ok = attached_ok
+        || (p.longs.is_empty()
+            && !p.require_equals
+            && !p.value_optional
+            && !text.is_empty()
+            && !text.starts_with('='));
     let mut choices: Vec<Vec<String>> = Vec::new();
     for l in &p.longs {
         choices.push(vec![format!("--{l}={text}")]);
@@ -1136,6 +1184,45 @@ where
             None => std::env::remove_var(name),
         }
     }
+    // A documented difference, tested in adoption.rs: a flag given `false`
+    // (or a count 0) wins over its set variable, which no command line can
+    // say.
+    let unsayable = tool.params.iter().any(|p| {
+        p.spec.action.is_flag()
+            && p.env.as_deref().and_then(std::env::var_os).is_some()
+            && case
+                .args
+                .get(p.name())
+                .is_some_and(|v| v == &Value::Bool(false) || v == &json!(0))
+    });
+    if unsayable {
+        return Ok(());
+    }
+    // Another, also in docs/clap-support.md: both of an overriding pair
+    // given is refused (the command line's later-one-wins has no order to
+    // follow in a call), naming both.
+    let given = |p: &ParamModel| case.args.get(p.name()) == Some(&Value::Bool(true));
+    let both_override = tool.params.iter().find_map(|p| {
+        let other = tool.params.iter().find(|q| {
+            q.spec.id != p.spec.id && p.spec.relations.overrides_with.contains(&q.spec.id)
+        })?;
+        (given(p) && given(other)).then(|| (p.name().to_owned(), other.name().to_owned()))
+    });
+    if let (Some((a, b)), What::Valid) = (both_override, &case.what) {
+        let ours = registry.build(&case.tool, &case.args);
+        return match ours {
+            Err(CallError::InvalidArguments(e))
+                if e.to_string().contains(&format!("`{a}`"))
+                    && e.to_string().contains(&format!("`{b}`")) =>
+            {
+                Ok(())
+            }
+            other => Err(TestCaseError::fail(format!(
+                "both `{a}` and `{b}` given: the build must refuse naming both; got {}",
+                describe_ours(&other)
+            ))),
+        };
+    }
     let ours = registry.build(&case.tool, &case.args);
     let refused_naming = |property: &str| -> Result<(), TestCaseError> {
         // Other values may be refused too (a generated duration with an
@@ -1150,7 +1237,9 @@ where
         };
         match &ours {
             Err(CallError::InvalidArguments(e))
-                if names(e, &case.tool, property) || (!rest_fine && e.tool == case.tool) =>
+                if names(e, &case.tool, property)
+                    || mentioned_by_relation(e, property)
+                    || (!rest_fine && e.tool == case.tool) =>
             {
                 Ok(())
             }
@@ -1274,6 +1363,14 @@ fn names(error: &ArgError, tool: &str, property: &str) -> bool {
         && text.contains(property)
 }
 
+/// A relation refusal (checked before the values are converted) that names
+/// `property` among the arguments it is about: a wrongly typed value is
+/// still a given argument.
+fn mentioned_by_relation(error: &ArgError, property: &str) -> bool {
+    matches!(error.problem, mcp_bridge::Problem::Relation { .. })
+        && error.to_string().contains(&format!("`{property}`"))
+}
+
 fn describe_ours<C: fmt::Debug>(ours: &Result<C, CallError>) -> String {
     match ours {
         Ok(value) => format!("{value:?}"),
@@ -1339,6 +1436,29 @@ fn taskctl_build_agrees_with_clap() {
 #[test]
 fn awkward_build_agrees_with_clap() {
     differential::<awkward::Cli>("proptest-regressions/differential-awkward.txt");
+}
+
+// The adoption corpus (`tests/src/adopt/`): CLIs written the way popular
+// clap CLIs are.
+
+#[test]
+fn seek_build_agrees_with_clap() {
+    differential::<tests::adopt::seek::Seek>("proptest-regressions/differential-seek.txt");
+}
+
+#[test]
+fn vcs_build_agrees_with_clap() {
+    differential::<tests::adopt::vcs::Vcs>("proptest-regressions/differential-vcs.txt");
+}
+
+#[test]
+fn pkg_build_agrees_with_clap() {
+    differential::<tests::adopt::pkg::Pkg>("proptest-regressions/differential-pkg.txt");
+}
+
+#[test]
+fn conv_build_agrees_with_clap() {
+    differential::<tests::adopt::conv::Conv>("proptest-regressions/differential-conv.txt");
 }
 
 // ---------------------------------------------------------------------------
