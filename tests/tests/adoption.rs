@@ -648,7 +648,9 @@ fn conv_reads_its_options_from_the_environment_as_clap_does() {
         ("CONV_TO", "pdf", "to"),
     ] {
         conv_env(&[("CONV_INPUT", "in.md"), (name, bad)]);
-        both_refuse::<Conv>("conv", json!({}), &["conv"], property, bad);
+        // The error names the variable the bad value came from.
+        both_refuse::<Conv>("conv", json!({}), &["conv"], property, name);
+        refused::<Conv>("conv", json!({}), property, &format!("{bad:?}"));
     }
     conv_env(&[]);
 }

@@ -175,6 +175,20 @@ fn build_arg(p: &Private, arg: &Arg) -> TokenStream {
     if let Some(direct) = &arg.direct {
         return build_direct(arg, direct);
     }
+    let value = build_value(p, arg);
+    // An option read from the environment: a bad value names the variable.
+    match (&arg.env, arg.action) {
+        (Some(env), Action::Set | Action::Append) => quote! {{
+            __ctx.reading_env(#p::Some(#env));
+            let __value = (|| #p::Ok::<_, #p::ArgError>(#value))();
+            __ctx.reading_env(#p::None);
+            __value?
+        }},
+        _ => value,
+    }
+}
+
+fn build_value(p: &Private, arg: &Arg) -> TokenStream {
     let name = arg.property();
     let conv = converter(p, arg);
     let defaults = texts_fn(

@@ -71,6 +71,9 @@ pub struct BuildCtx<'a> {
     args: &'a Map<String, Value>,
     route: &'a [u32],
     next_step: usize,
+    /// The variable the argument being built reads (`env = "NAME"`), so
+    /// that a bad value from it is reported as such, not as a default.
+    env: Option<&'static str>,
 }
 
 impl<'a> BuildCtx<'a> {
@@ -82,6 +85,7 @@ impl<'a> BuildCtx<'a> {
             args,
             route,
             next_step: 0,
+            env: None,
         }
     }
 
@@ -179,7 +183,24 @@ impl<'a> BuildCtx<'a> {
         text: &str,
     ) -> Result<C::Output, ArgError> {
         conv.convert_text(text)
-            .map_err(|p| self.invalid(name, &Value::from(format!("default {text:?}")), p))
+            .map_err(|p| self.default_error(name, text, p))
+    }
+
+    /// A default text refused by the converter: from the argument's
+    /// environment variable when it is set (it comes first), else the
+    /// declared default.
+    fn default_error(&self, name: &str, text: &str, problem: ValueProblem) -> ArgError {
+        match self.env.filter(|env| std::env::var_os(env).is_some()) {
+            Some(env) => self.invalid_env(name, env, text, problem),
+            None => self.invalid(name, &Value::from(format!("default {text:?}")), problem),
+        }
+    }
+
+    /// Says which environment variable the next argument reads (`None`
+    /// after it): generated code sets it around the argument's build.
+    #[doc(hidden)]
+    pub fn reading_env(&mut self, env: Option<&'static str>) {
+        self.env = env;
     }
 
     fn missing<C: Converter>(&self, name: &str, conv: &C) -> ArgError {
