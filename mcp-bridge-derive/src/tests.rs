@@ -806,6 +806,42 @@ fn crate_path_replaces_every_runtime_path() {
     }
 }
 
+/// Each argument's `ParamData` is a constant expression that the compiler
+/// promotes to static data: no lazy boolean operator (never promoted), no
+/// call. A literal-only argument must keep it so (a non-promoted one costs
+/// ~130 lines of LLVM IR per argument: docs/benchmarks.md).
+#[test]
+fn parameter_data_is_promotable() {
+    let input: syn::DeriveInput = syn::parse_quote! {
+        #[command(name = "app")]
+        struct Cli {
+            /// A flag
+            #[arg(short, long, hide = true, conflicts_with = "name")]
+            force: bool,
+            #[mcp(skip)]
+            #[arg(long, default_value = "x")]
+            skipped: String,
+            #[arg(long = "name", env = "APP_NAME", num_args = 1..=3)]
+            names: Vec<String>,
+            level: (),
+        }
+    };
+    let tokens = crate::derive(&input).to_string();
+    let mut found = 0;
+    for data in tokens.split("ParamData {").skip(1) {
+        found += 1;
+        // The literal ends where `from_data`'s next argument starts.
+        let literal = data.split("} ,").next().unwrap_or(data);
+        for forbidden in ["||", "&&", "::new", "to_string", "vec !"] {
+            assert!(
+                !literal.contains(forbidden),
+                "`{forbidden}` in a ParamData literal: {literal}"
+            );
+        }
+    }
+    assert_eq!(found, 4, "{tokens}");
+}
+
 #[test]
 fn case_names_are_unique() {
     let mut names: Vec<&str> = CASES.iter().map(|(name, _)| *name).collect();

@@ -603,6 +603,35 @@ fn conv_names_the_positional_apart_from_the_flag() {
 }
 
 #[test]
+fn conv_runs_a_type_erased_parser_through_clap() {
+    let _env = env_lock();
+    conv_env(&[]);
+    assert_eq!(
+        schema::<Conv>("conv")["properties"]["level"]["type"],
+        "integer"
+    );
+    let conv = same::<Conv>(
+        "conv",
+        json!({ "input": "a", "level": 7 }),
+        &["conv", "--input", "a", "--level", "7"],
+    );
+    assert_eq!(conv.level, Some(7));
+    both_refuse::<Conv>(
+        "conv",
+        json!({ "input": "a", "level": 12 }),
+        &["conv", "--input", "a", "--level", "12"],
+        "level",
+        "not a level from 0 to 9",
+    );
+    refused::<Conv>(
+        "conv",
+        json!({ "input": "a", "level": "7" }),
+        "level",
+        "integer",
+    );
+}
+
+#[test]
 fn conv_reads_its_options_from_the_environment_as_clap_does() {
     let _env = env_lock();
     conv_env(&[

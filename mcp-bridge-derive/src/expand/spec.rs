@@ -293,7 +293,14 @@ fn param_spec(p: &Private, arg: &Arg) -> TokenStream {
     let global = arg.global;
     let delimiter = delimiter_tokens(p, arg.delimiter.as_ref());
     let skip = arg.mcp.skip.is_some() || arg.inert();
-    let hidden = &arg.hide;
+    // One literal (or the user's expression): `a || b` would keep the
+    // constant from being promoted to static data.
+    let hidden = if skip {
+        quote!(true)
+    } else {
+        let hide = &arg.hide;
+        quote!(#hide)
+    };
     let rename = opt(arg
         .mcp
         .name
@@ -312,7 +319,7 @@ fn param_spec(p: &Private, arg: &Arg) -> TokenStream {
                 multiple: #multiple,
                 default_text: #literal_defaults,
                 global: #global,
-                hidden: #skip || #hidden,
+                hidden: #hidden,
                 skipped: #skip,
                 rename: #rename,
                 action: #action,

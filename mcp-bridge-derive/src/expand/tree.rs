@@ -236,9 +236,12 @@ fn items(p: &Private, fields: &[Field<'_>], owner: &str, sites: &mut Sites) -> V
                 let site = sites.add(span);
                 let name = arg.property();
                 let global = arg.global;
-                let skip = arg.mcp.skip.is_some() || arg.inert();
-                let hide = &arg.hide;
-                let hidden = quote!(#skip || #hide);
+                let hidden = if arg.mcp.skip.is_some() || arg.inert() {
+                    quote!(true)
+                } else {
+                    let hide = &arg.hide;
+                    quote!(#hide)
+                };
                 let origin = format!("field `{}` of `{owner}`", arg_field_name(field));
                 out.push(quote! {
                     #tree::Item::Param(#tree::Param {

@@ -7,6 +7,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use clap::builder::ValueParser;
 use clap::{value_parser, Parser, ValueEnum};
 use mcp_bridge::McpTool;
 
@@ -37,6 +38,21 @@ pub struct Conv {
     /// Print nothing but errors
     #[arg(short, long, env = "CONV_QUIET")]
     pub quiet: bool,
+
+    /// How hard to compress the output, from 0 to 9
+    #[arg(long, value_parser = level_parser())]
+    pub level: Option<u8>,
+}
+
+/// A parser the CLI only has as clap's type-erased `ValueParser` (built
+/// elsewhere and handed over), so only clap itself can run it.
+fn level_parser() -> ValueParser {
+    ValueParser::new(|text: &str| -> Result<u8, String> {
+        match text.parse::<u8>() {
+            Ok(level) if level <= 9 => Ok(level),
+            _ => Err(format!("`{text}` is not a level from 0 to 9")),
+        }
+    })
 }
 
 /// Output formats.
