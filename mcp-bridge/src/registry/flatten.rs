@@ -32,7 +32,7 @@ fn collect_tools(
         let mut params: Vec<ParamSpec> = node
             .params
             .iter()
-            .filter(|p| offers(true, p.global, p.hidden))
+            .filter(|p| offers(p.hidden))
             .cloned()
             .collect();
         // Two properties of one name never get here: the tree check refuses
@@ -68,11 +68,7 @@ fn collect_tools(
         // What the commands below inherit, nearest first once collected:
         // this command's arguments replace an ancestor's of the same name.
         let mut below = inherited.to_vec();
-        for param in node
-            .params
-            .iter()
-            .filter(|p| offers(false, p.global, p.hidden))
-        {
+        for param in node.params.iter().filter(|p| offers(p.hidden)) {
             below.retain(|g| g.name != param.name);
             below.push(param.clone());
         }

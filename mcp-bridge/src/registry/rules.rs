@@ -51,12 +51,11 @@ pub(crate) const fn is_runnable(has_subcommands: bool, subcommand_required: bool
     !has_subcommands || !subcommand_required
 }
 
-/// Whether a tool offers a parameter declared on the tool's own command
-/// (`own`) or on one of its ancestors: every visible one. clap takes an
-/// ancestor's argument before the subcommand (`app --color never run`)
-/// even when it is not `global`, so a call to the tool may give it too.
-pub(crate) const fn offers(own: bool, global: bool, hidden: bool) -> bool {
-    let _ = (own, global);
+/// Whether a tool offers a parameter declared on the tool's own command or
+/// on one of its ancestors: every visible one. clap takes an ancestor's
+/// argument before the subcommand (`app --color never run`) even when it
+/// is not `global`, so a call to the tool may give it too.
+pub(crate) const fn offers(hidden: bool) -> bool {
     !hidden
 }
 

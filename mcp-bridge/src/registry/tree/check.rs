@@ -313,7 +313,7 @@ impl<const C: usize, const P: usize> Groups<C, P> {
     }
 
     /// The properties of the tool at `tool` (indices into `t.props`): its
-    /// own parameters, then those its ancestors offer it (globals), by the
+    /// own parameters, then those of its ancestors, by the
     /// rules of [`rules`](crate::registry::rules). Returns how many it
     /// wrote into `visible`.
     pub(super) const fn offered(
@@ -328,7 +328,7 @@ impl<const C: usize, const P: usize> Groups<C, P> {
             let mut k = 0;
             while k < self.count[at] {
                 let p = self.grouped[self.first[at] + k];
-                if offers(at == tool, t.props[p].global, t.props[p].hidden) {
+                if offers(t.props[p].hidden) {
                     visible[count] = p;
                     count += 1;
                 }
@@ -367,8 +367,8 @@ const fn same_tool_name<const C: usize, const P: usize>(
     }
 }
 
-/// Checks the properties of one tool: its own parameters and the globals
-/// of its ancestors.
+/// Checks the properties of one tool: its own parameters and those of
+/// its ancestors.
 const fn check_properties<const C: usize, const P: usize>(
     t: &Table<C, P>,
     groups: &Groups<C, P>,
