@@ -8,6 +8,7 @@ use syn::Type;
 
 use super::Private;
 use crate::model::{Arg, Builtin, ValueKind};
+use crate::parse::lit::path_ends_with;
 
 /// The converter expression for one value of `arg`.
 pub(super) fn converter(p: &Private, arg: &Arg) -> TokenStream {
@@ -95,16 +96,7 @@ pub(super) fn value_type_of(p: &Private, builtin: Option<Builtin>, ty: &Type) ->
 /// `humantime::parse_duration` (any path ending so): the parser whose
 /// notation `value_types::duration` describes.
 fn is_humantime(parser: &syn::Expr) -> bool {
-    let syn::Expr::Path(path) = parser else {
-        return false;
-    };
-    let segments: Vec<String> = path
-        .path
-        .segments
-        .iter()
-        .map(|s| s.ident.to_string())
-        .collect();
-    segments.ends_with(&["humantime".to_owned(), "parse_duration".to_owned()])
+    path_ends_with(parser, &["humantime", "parse_duration"])
 }
 
 /// A converter chosen by trait resolution, in clap's order.

@@ -47,17 +47,14 @@ pub(super) fn for_struct(
     let checked = container.generics.params.is_empty();
     let items = items(p, fields, &ident.to_string(), &mut sites);
     let layer = layer(p, &container.layer);
-    let node = quote! {
-        #[doc(hidden)]
-        const MCP_NODE: &'static #tree::ArgsNode = &#tree::ArgsNode {
-            checked: #checked,
-            origin: #origin,
-            root_name: #root_name,
-            root_site: #root_site,
-            layer: #layer,
-            items: &[#(#items),*],
-        };
-    };
+    let node = args_node(
+        p,
+        checked,
+        &origin,
+        (root_site, root_name),
+        layer,
+        quote!(#(#items),*),
+    );
     let check = if checked {
         let run = quote! {
             const __MCP_NODE: &'static #tree::ArgsNode = <#ident as #p::McpArgs>::MCP_NODE;
@@ -78,6 +75,29 @@ pub(super) fn for_struct(
         node,
         check,
         root_node: TokenStream::new(),
+    }
+}
+
+/// The `MCP_NODE` constant of an `McpArgs` impl.
+fn args_node(
+    p: &Private,
+    checked: bool,
+    origin: &str,
+    (root_site, root_name): (u32, TokenStream),
+    layer: TokenStream,
+    items: TokenStream,
+) -> TokenStream {
+    let tree = quote!(#p::tree);
+    quote! {
+        #[doc(hidden)]
+        const MCP_NODE: &'static #tree::ArgsNode = &#tree::ArgsNode {
+            checked: #checked,
+            origin: #origin,
+            root_name: #root_name,
+            root_site: #root_site,
+            layer: #layer,
+            items: &[#items],
+        };
     }
 }
 
@@ -155,21 +175,20 @@ pub(super) fn for_enum(
     // subcommand of a command named like the root.
     let (root_site, root_name) = root(container, &mut sites);
     let origin = format!("`{ident}`");
-    let root_node = quote! {
-        #[doc(hidden)]
-        const MCP_NODE: &'static #tree::ArgsNode = &#tree::ArgsNode {
-            checked: #checked,
-            origin: #origin,
-            root_name: #root_name,
-            root_site: #root_site,
-            layer: #tree::Layer::NONE,
-            items: &[#tree::Item::Subcommand {
+    let root_node = args_node(
+        p,
+        checked,
+        &origin,
+        (root_site, root_name),
+        quote!(#tree::Layer::NONE),
+        quote! {
+            #tree::Item::Subcommand {
                 site: #root_site,
                 node: <#ident as #p::McpSubcommand>::MCP_NODE,
                 optional: false,
-            }],
-        };
-    };
+            }
+        },
+    );
     let check = if checked {
         // A root checks its whole tree with its name; otherwise the enum's
         // subtree is checked without a parent.

@@ -6,7 +6,7 @@ use syn::{Expr, Ident, Type};
 
 use super::attr::{self, keys, ClapAttrKind, ClapItem, McpPlace};
 use super::doc::doc_help;
-use super::lit::int_literal;
+use super::lit::{int_literal, path_ends_with};
 use super::naming::{unraw, Casing};
 use super::{option_text, relations, ty};
 use crate::ctxt::Ctxt;
@@ -366,22 +366,14 @@ fn is_default_parser(expr: &Expr) -> bool {
 
 /// `ValueParser::new(f)` (any path to the type) → `f`.
 fn unwrap_value_parser_new(expr: Expr) -> Expr {
-    if let Expr::Call(call) = &expr {
-        if let Expr::Path(path) = &*call.func {
-            let segments: Vec<String> = path
-                .path
-                .segments
-                .iter()
-                .map(|s| s.ident.to_string())
-                .collect();
-            if segments.ends_with(&["ValueParser".to_owned(), "new".to_owned()])
-                && call.args.len() == 1
-            {
-                return call.args[0].clone();
-            }
+    match &expr {
+        Expr::Call(call)
+            if call.args.len() == 1 && path_ends_with(&call.func, &["ValueParser", "new"]) =>
+        {
+            call.args[0].clone()
         }
+        _ => expr,
     }
-    expr
 }
 
 /// `value_parser!(T).range(A..B)` (any path to the macro) with integer

@@ -52,3 +52,19 @@ pub(crate) fn str_literals(expr: &Expr) -> Option<Vec<String>> {
         _ => None,
     }
 }
+
+/// Whether `expr` is a path whose last segments are `tail`
+/// (`humantime::parse_duration`, `clap::builder::ValueParser::new`...):
+/// any path to the item, as users import it.
+pub(crate) fn path_ends_with(expr: &Expr, tail: &[&str]) -> bool {
+    let Expr::Path(path) = expr else {
+        return false;
+    };
+    let segments = &path.path.segments;
+    segments.len() >= tail.len()
+        && segments
+            .iter()
+            .skip(segments.len() - tail.len())
+            .zip(tail)
+            .all(|(segment, name)| segment.ident == name)
+}

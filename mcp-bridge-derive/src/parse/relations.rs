@@ -8,7 +8,7 @@ use syn::punctuated::Punctuated;
 use syn::{Expr, Token};
 
 use super::attr::{keys, ClapAttrKind, ClapItem, ClapValue};
-use super::lit::{str_literal, str_literals};
+use super::lit::{path_ends_with, str_literal, str_literals};
 use crate::ctxt::Ctxt;
 use crate::model::{ArgRelations, GroupDecl};
 
@@ -190,18 +190,7 @@ pub(crate) fn command_groups(cx: &Ctxt, items: &[ClapItem]) -> Vec<GroupDecl> {
 fn builder_group(expr: &Expr) -> Option<GroupDecl> {
     match expr {
         Expr::Call(call) => {
-            let Expr::Path(path) = &*call.func else {
-                return None;
-            };
-            let segments: Vec<String> = path
-                .path
-                .segments
-                .iter()
-                .map(|s| s.ident.to_string())
-                .collect();
-            if !segments.ends_with(&["ArgGroup".to_owned(), "new".to_owned()])
-                || call.args.len() != 1
-            {
+            if !path_ends_with(&call.func, &["ArgGroup", "new"]) || call.args.len() != 1 {
                 return None;
             }
             Some(GroupDecl {
