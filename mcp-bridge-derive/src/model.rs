@@ -44,6 +44,8 @@ pub(crate) struct Layer {
     pub(crate) long_about: Option<Option<Text>>,
     pub(crate) hide: Option<BoolValue>,
     pub(crate) version: Option<Text>,
+    /// `alias`, `visible_aliases`...: names clap also accepts.
+    pub(crate) aliases: Vec<String>,
     pub(crate) mcp: McpAttrs,
 }
 
@@ -60,6 +62,13 @@ impl BoolValue {
     pub(crate) fn is_true(&self) -> bool {
         matches!(self, BoolValue::Lit(true))
     }
+}
+
+/// `num_args`: literal (min, max) values per use, or the user's
+/// expression (on a list only), evaluated through clap's `ValueRange`.
+pub(crate) enum NumArgs {
+    Lit(u32, Option<u32>),
+    Expr(Expr),
 }
 
 /// A `char` key's value (`value_delimiter`): a literal or an expression.
@@ -281,7 +290,7 @@ pub(crate) struct Arg {
     pub(crate) default: DefaultValue,
     pub(crate) default_missing: Option<Expr>,
     pub(crate) required: bool,
-    pub(crate) global: bool,
+    pub(crate) global: BoolValue,
     pub(crate) hide: BoolValue,
     pub(crate) help: Option<Text>,
     pub(crate) long_help: Option<Text>,
@@ -294,8 +303,12 @@ pub(crate) struct Arg {
     pub(crate) env: Option<String>,
     /// `num_args = 0..=1` (or `0..`): the flag may be given without a value.
     pub(crate) value_optional: bool,
-    /// `num_args` as (min, max) values per use, when given.
-    pub(crate) num_args: Option<(u32, Option<u32>)>,
+    /// `num_args`, when given.
+    pub(crate) num_args: Option<NumArgs>,
+    /// Long aliases (`alias`, `visible_aliases`...).
+    pub(crate) aliases: Vec<String>,
+    /// Short aliases (`short_alias`, `visible_short_aliases`...).
+    pub(crate) short_aliases: Vec<char>,
     /// Built without a converter (`#[mcp(skip)]` with a typed default, or
     /// absent), when it is.
     pub(crate) direct: Option<DirectValue>,

@@ -122,6 +122,17 @@ pub mod __private {
         }
     }
 
+    /// `num_args = EXPR`, read as clap reads it.
+    pub fn num_args(range: impl Into<clap::builder::ValueRange>, repeatable: bool) -> Arity {
+        let range = range.into();
+        let bound = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        Arity {
+            min: bound(range.min_values()),
+            max: (range.max_values() != usize::MAX).then(|| bound(range.max_values())),
+            repeatable,
+        }
+    }
+
     /// The name clap shows for a `ValueEnum` value (used for defaults).
     pub fn value_enum_name<T: clap::ValueEnum>(value: &T) -> String {
         value

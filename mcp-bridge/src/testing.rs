@@ -7,18 +7,19 @@
 use clap::CommandFactory;
 
 use crate::registry::Registry;
-use crate::spec::{CommandSpec, ParamKind, ToolSpec, ValueType};
+use crate::spec::{CommandSpec, ParamKind, ParamSpec, ToolSpec, ValueType};
 use crate::traits::McpCommand;
 
 /// Fails with a readable list of differences if the specs of `C` disagree
 /// with `C::command()` (built, as clap builds it before parsing): command
-/// names and nesting, help texts, hidden commands, required subcommands;
+/// names and nesting, help texts, aliases, hidden commands, required
+/// subcommands;
 /// for every argument its id, long and short names, positional or not,
 /// required, global, hidden (arguments left out on purpose — `#[mcp(skip)]`,
-/// `()` fields — excepted), action, `env`, `value_delimiter`, whether it
-/// takes a list, whether it accepts no value (`num_args = 0..=1`),
-/// defaults and possible values; and every visible argument that no tool
-/// at or below its command can set.
+/// `()` fields — excepted), action, help text, aliases, `env`, `value_delimiter`,
+/// whether it takes a list, values per use (`num_args`), defaults and
+/// possible values; and every visible argument that no tool at or below
+/// its command can set.
 ///
 /// ```
 /// use clap::Parser;
@@ -126,6 +127,23 @@ fn walk_reachable(
     path.pop();
 }
 
+/// Values per use as clap's derive sets them: `num_args`, else one value
+/// (none with `null` accepted), a positional list any number.
+fn values_per_use(param: &ParamSpec) -> (u64, Option<u64>) {
+    match param.arity {
+        Some(arity) => (arity.min.into(), arity.max.map(u64::from)),
+        None if param.multiple && matches!(param.kind, ParamKind::Positional) => (1, None),
+        None => (u64::from(!param.nullable), Some(1)),
+    }
+}
+
+fn range_text((min, max): (u64, Option<u64>)) -> String {
+    match max {
+        Some(max) => format!("{min}..={max}"),
+        None => format!("{min}.."),
+    }
+}
+
 fn styled(text: Option<&clap::builder::StyledStr>) -> Option<String> {
     text.map(ToString::to_string)
 }
@@ -162,6 +180,15 @@ fn compare_command(
         "hidden",
         ours.hidden.to_string(),
         clap.is_hide_set().to_string(),
+    );
+    let mut theirs_aliases: Vec<&str> = clap.get_all_aliases().collect();
+    theirs_aliases.sort_unstable();
+    let mut ours_aliases: Vec<&str> = ours.aliases.iter().map(String::as_str).collect();
+    ours_aliases.sort_unstable();
+    differ(
+        "aliases",
+        format!("{ours_aliases:?}"),
+        format!("{theirs_aliases:?}"),
     );
     if clap.get_subcommands().next().is_some() {
         differ(
@@ -255,6 +282,46 @@ fn compare_command(
             format!("{:?}", param.delimiter),
             format!("{:?}", arg.get_value_delimiter()),
         );
+        let sorted = |mut v: Vec<String>| {
+            v.sort();
+            v
+        };
+        differ(
+            "aliases",
+            format!("{:?}", sorted(param.aliases.clone())),
+            format!(
+                "{:?}",
+                sorted(
+                    arg.get_all_aliases()
+                        .unwrap_or_default()
+                        .into_iter()
+                        .map(str::to_owned)
+                        .collect()
+                )
+            ),
+        );
+        differ(
+            "short aliases",
+            format!(
+                "{:?}",
+                sorted(param.short_aliases.iter().map(char::to_string).collect())
+            ),
+            format!(
+                "{:?}",
+                sorted(
+                    arg.get_all_short_aliases()
+                        .unwrap_or_default()
+                        .into_iter()
+                        .map(|c| c.to_string())
+                        .collect()
+                )
+            ),
+        );
+        differ(
+            "help",
+            format!("{:?}", param.help),
+            format!("{:?}", styled(arg.get_long_help().or(arg.get_help()))),
+        );
         let clap_multiple = matches!(arg.get_action(), clap::ArgAction::Append)
             || arg
                 .get_num_args()
@@ -276,6 +343,22 @@ fn compare_command(
                 "accepts no value (num_args 0..)",
                 param.nullable.to_string(),
                 (range.min_values() == 0).to_string(),
+            );
+        }
+        if let (Some(range), false, false) = (
+            arg.get_num_args(),
+            param.action.is_flag(),
+            matches!(param.value_type, ValueType::Map { .. }),
+        ) {
+            let max = range.max_values();
+            let theirs = (
+                range.min_values() as u64,
+                (max != usize::MAX).then_some(max as u64),
+            );
+            differ(
+                "values per use (num_args)",
+                range_text(values_per_use(param)),
+                range_text(theirs),
             );
         }
         let takes_flag = matches!(
@@ -408,6 +491,16 @@ mod tests {
             ("value delimiter", |s| s.params[2].delimiter = None),
             ("takes a list", |s| s.params[2].multiple = false),
             ("accepts no value", |s| s.params[0].nullable = true),
+            ("values per use", |s| {
+                s.params[2] = s.params[2].clone().arity(crate::spec::Arity {
+                    min: 1,
+                    max: Some(2),
+                    repeatable: true,
+                })
+            }),
+            ("help", |s| s.params[0].help = Some("Something else".into())),
+            ("aliases", |s| s.params[0].aliases = vec!["nom".into()]),
+            ("short aliases", |s| s.params[0].short_aliases = vec!['n']),
             ("long", |s| {
                 s.params[0].kind = crate::spec::ParamKind::Flag {
                     long: Some("nom".into()),
@@ -429,6 +522,7 @@ mod tests {
                 s.params.remove(0);
             }),
             ("about", |s| s.about = Some("Something else".into())),
+            ("`app` aliases", |s| s.aliases = vec!["application".into()]),
             ("no tool can set it", |s| {
                 // Hidden on purpose, still visible in clap: no call can give it.
                 s.params[0].hidden = true;

@@ -361,6 +361,11 @@ fn vcs_calls_build_what_clap_parses() {
         json!({ "message": "-x", "color": "never" }),
         &["vcs", "--color", "never", "ci", "--message=-x"],
     );
+    same::<Vcs>(
+        "vcs_log",
+        json!({ "revs": ["v1", "v2"] }),
+        &["vcs", "log", "--revs", "v1", "v2"],
+    );
     // The root's option that is not global, given before the subcommand.
     let moved = same::<Vcs>(
         "vcs_remote_add",
@@ -413,6 +418,23 @@ fn vcs_refuses_what_clap_refuses() {
         &["vcs", "log", "-n", "-1"],
         "max-count",
         "-1",
+    );
+    // A command-line spelling names the property to use instead.
+    for spelling in ["limit", "n", "-l", "--max-count"] {
+        refused::<Vcs>(
+            "vcs_log",
+            json!({ spelling: 3 }),
+            spelling,
+            "did you mean `max-count`?",
+        );
+    }
+    // `num_args = REV_RANGE` (a constant), evaluated through clap.
+    both_refuse::<Vcs>(
+        "vcs_log",
+        json!({ "revs": ["a", "b", "c"] }),
+        &["vcs", "log", "--revs", "a", "b", "--revs", "c"],
+        "revs",
+        "1 to 2 values",
     );
     both_refuse::<Vcs>(
         "vcs_commit",

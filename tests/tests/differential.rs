@@ -267,9 +267,13 @@ fn tool_model(root: &clap::Command, tool: &ToolSpec) -> ToolModel {
 
 impl ToolModel {
     /// May a value of `p` start with `-`? Not for positionals before a
-    /// `last` one: they cannot follow `--`, and clap takes `-x` as a flag.
+    /// `last` one: they cannot follow `--`, and clap takes `-x` as a flag;
+    /// nor for a list set once (`--revs a b`), whose later values follow
+    /// the first as words of their own.
     fn dash_ok(&self, p: &ParamModel) -> bool {
-        !(p.positional() && self.has_last && !p.last)
+        let before_last = p.positional() && self.has_last && !p.last;
+        let set_once_list = p.greedy && matches!(p.action, ArgAction::Set) && !p.hyphen_values;
+        !before_last && !set_once_list
     }
 }
 
@@ -1089,6 +1093,28 @@ fn flag_tokens(tool: &ToolModel, p: &ParamModel, value: &Value, rng: &mut Forms)
         if texts.iter().all(|t| !t.is_empty() && !t.contains(d)) {
             return value_tokens(tool, p, &texts.join(&d.to_string()), rng);
         }
+    }
+    // A list set once (`action = Set`, `num_args = 1..=2`) takes its
+    // values in one occurrence: `--revs a b`; more than it takes go in a
+    // second one, which clap refuses as we do.
+    if p.greedy && matches!(p.action, ArgAction::Set) && texts.len() > 1 {
+        let per_use = p
+            .spec
+            .max_items
+            .map_or(texts.len(), |max| max.max(1) as usize);
+        let mut tokens = Vec::new();
+        for chunk in texts.chunks(per_use) {
+            tokens.push(name(rng));
+            for text in chunk {
+                assert!(
+                    !text.starts_with('-') || p.hyphen_values,
+                    "{}: no way to type {text:?} after other values",
+                    p.name()
+                );
+                tokens.push(text.clone());
+            }
+        }
+        return tokens;
     }
     texts
         .iter()

@@ -1,6 +1,6 @@
-// `required` and `global` shape the schema and the tools, so they must be
-// `true` or `false`; `hide` may be an expression (evaluated as clap
-// evaluates it).
+// `required` shapes the schema and the conversion, so it must be `true` or
+// `false`; `hide` and `global` may be expressions (evaluated as clap
+// evaluates them).
 use clap::Parser;
 use mcp_bridge::McpTool;
 

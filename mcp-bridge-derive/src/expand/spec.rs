@@ -9,8 +9,8 @@ use super::build::default_texts;
 use super::convert::{converter, value_type_of};
 use super::{delimiter_tokens, Private};
 use crate::model::{
-    Action, Arg, ArgRelations, Container, DefaultValue, Field, FieldKind, GroupDecl, Layer, Shape,
-    Text, ValueKind, Variant, VariantKind,
+    Action, Arg, ArgRelations, Container, DefaultValue, Field, FieldKind, GroupDecl, Layer,
+    NumArgs, Shape, Text, ValueKind, Variant, VariantKind,
 };
 
 /// The body of a struct's `mcp_augment(__cmd)`.
@@ -165,12 +165,14 @@ fn layer_tokens(p: &Private, layer: &Layer) -> TokenStream {
     let mcp_name = opt_str(layer.mcp.name.as_ref().map(|s| &s.value));
     let mcp_description = opt_str(layer.mcp.description.as_ref().map(|s| &s.value));
     let mcp_skip = layer.mcp.skip.is_some();
+    let aliases = &layer.aliases;
     quote! {
         #p::CommandLayer {
             about: #about,
             long_about: #long_about,
             hide: #hide,
             version: #version,
+            aliases: &[#(#aliases),*],
             mcp_name: #mcp_name,
             mcp_description: #mcp_description,
             mcp_skip: #mcp_skip,
@@ -263,7 +265,10 @@ fn param_spec(p: &Private, arg: &Arg) -> TokenStream {
     let relations = relation_tokens(p, &arg.relations);
     let env = opt(arg.env.as_ref().map(|name| quote!(#name)));
     let nullable = arg.value_optional || arg.shape == Shape::OptionOption;
-    let arity = opt(arg.multiple().then(|| arity_tokens(p, arg)));
+    // A `num_args` expression is a call: it is applied after the data, which
+    // stays static.
+    let computed_arity = matches!(arg.num_args, Some(NumArgs::Expr(_)));
+    let arity = opt((arg.multiple() && !computed_arity).then(|| arity_tokens(p, arg)));
     // Literal default texts are data; computed ones are evaluated when the
     // table is built.
     let (literal_defaults, computed_defaults) = match (arg.action, &arg.default) {
@@ -275,22 +280,23 @@ fn param_spec(p: &Private, arg: &Arg) -> TokenStream {
         }
         _ => (quote!(&[]), default_texts(p, arg)),
     };
-    let description = match (&arg.mcp.description, &arg.long_help, &arg.help) {
-        (Some(text), _, _) => {
-            let text = &text.value;
-            quote!(#p::Some(#text))
-        }
-        (None, Some(long), _) => {
+    let description = match (&arg.long_help, &arg.help) {
+        (Some(long), _) => {
             let long = text_tokens(long);
             quote!(#p::Some(#long))
         }
-        (None, None, Some(short)) => {
+        (None, Some(short)) => {
             let short = text_tokens(short);
             quote!(#p::Some(#short))
         }
-        (None, None, None) => quote!(#p::None),
+        (None, None) => quote!(#p::None),
     };
-    let global = arg.global;
+    let (aliases, short_aliases) = (&arg.aliases, &arg.short_aliases);
+    let mcp_description = opt(arg.mcp.description.as_ref().map(|text| {
+        let text = &text.value;
+        quote!(#text)
+    }));
+    let global = &arg.global;
     let delimiter = delimiter_tokens(p, arg.delimiter.as_ref());
     let skip = arg.mcp.skip.is_some() || arg.inert();
     // One literal (or the user's expression): `a || b` would keep the
@@ -308,6 +314,10 @@ fn param_spec(p: &Private, arg: &Arg) -> TokenStream {
         .map(|name| name.value.clone())
         .or_else(|| arg.auto_name.clone())
         .map(|name| quote!(#name)));
+    let arity_after = (arg.multiple() && computed_arity).then(|| {
+        let arity = arity_tokens(p, arg);
+        quote!(.arity(#arity))
+    });
     quote! {
         #p::ParamSpec::from_data(
             &#p::ParamData {
@@ -322,6 +332,9 @@ fn param_spec(p: &Private, arg: &Arg) -> TokenStream {
                 hidden: #hidden,
                 skipped: #skip,
                 rename: #rename,
+                mcp_description: #mcp_description,
+                aliases: &[#(#aliases),*],
+                short_aliases: &[#(#short_aliases),*],
                 action: #action,
                 relations: #relations,
                 env: #env,
@@ -332,7 +345,7 @@ fn param_spec(p: &Private, arg: &Arg) -> TokenStream {
             #description,
             #computed_defaults,
             #delimiter,
-        )
+        )#arity_after
     }
 }
 
@@ -350,19 +363,16 @@ fn is_str_literal(expr: &syn::Expr) -> bool {
 
 /// Values per use of a list argument, and whether it may be repeated:
 /// clap's `num_args`, or the defaults its derive gives (`1..` for a
-/// positional list, one value per use of an `Append` flag).
-fn arity(arg: &Arg) -> (u32, Option<u32>, bool) {
-    let repeatable = arg.action == Action::Append && !arg.positional;
-    let (min, max) = arg.num_args.unwrap_or(if arg.positional {
-        (1, None)
-    } else {
-        (1, Some(1))
-    });
-    (min, max, repeatable)
-}
-
+/// positional list, one value per use of an `Append` flag). A `num_args`
+/// expression is evaluated through clap's `ValueRange`.
 pub(super) fn arity_tokens(p: &Private, arg: &Arg) -> TokenStream {
-    let (min, max, repeatable) = arity(arg);
+    let repeatable = arg.action == Action::Append && !arg.positional;
+    let (min, max) = match &arg.num_args {
+        Some(NumArgs::Expr(expr)) => return quote!(#p::num_args(#expr, #repeatable)),
+        Some(NumArgs::Lit(min, max)) => (*min, *max),
+        None if arg.positional => (1, None),
+        None => (1, Some(1)),
+    };
     let max = match max {
         Some(max) => quote!(#p::Some(#max)),
         None => quote!(#p::None),

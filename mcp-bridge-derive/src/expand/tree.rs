@@ -254,7 +254,7 @@ fn items(p: &Private, fields: &[Field<'_>], owner: &str, sites: &mut Sites) -> V
             FieldKind::Arg(arg) => {
                 let site = sites.add(span);
                 let name = arg.property();
-                let global = arg.global;
+                let global = &arg.global;
                 let hidden = if arg.mcp.skip.is_some() || arg.inert() {
                     quote!(true)
                 } else {

@@ -11,7 +11,8 @@ use super::naming::{unraw, Casing};
 use super::{option_text, relations, ty};
 use crate::ctxt::Ctxt;
 use crate::model::{
-    Action, Arg, BoolValue, CharValue, DefaultValue, Direct, DirectValue, Shape, Text, ValueKind,
+    Action, Arg, BoolValue, CharValue, DefaultValue, Direct, DirectValue, NumArgs, Shape, Text,
+    ValueKind,
 };
 
 pub(super) fn arg(
@@ -32,7 +33,7 @@ pub(super) fn arg(
     let mut default = DefaultValue::None;
     let mut default_missing = None;
     let mut required = None;
-    let mut global = false;
+    let mut global = BoolValue::Lit(false);
     let mut hide = BoolValue::Lit(false);
     // `Some(None)`: explicitly unset (`help = None`), which hides the doc comment.
     let mut help: Option<Option<Text>> = None;
@@ -42,6 +43,8 @@ pub(super) fn arg(
     let mut env = None;
     let mut value_optional = false;
     let mut num_args = None;
+    let mut aliases = Vec::new();
+    let mut short_aliases = Vec::new();
 
     for item in items.iter().filter(|i| i.kind == ClapAttrKind::Arg) {
         let key = item.key.to_string();
@@ -113,11 +116,7 @@ pub(super) fn arg(
             keys::REQUIRED => {
                 required = item.literal_bool(cx, "the input schema says which properties are required");
             }
-            keys::GLOBAL => {
-                global = item
-                    .literal_bool(cx, "which tools offer the property depends on it")
-                    .unwrap_or(false);
-            }
+            keys::GLOBAL => global = item.bool_value(),
             keys::HIDE => hide = item.bool_value(),
             keys::HELP => help = item.expr().map(option_text),
             keys::LONG_HELP => long_help = item.expr().map(option_text),
@@ -142,15 +141,43 @@ pub(super) fn arg(
                     None => Casing::ScreamingSnake.apply(&id),
                 });
             }
-            keys::NUM_ARGS => match item.expr().and_then(literal_arity) {
-                Some(range) => {
-                    value_optional = range.0 == 0;
-                    num_args = Some(range);
+            keys::NUM_ARGS => match item.expr() {
+                Some(expr) => match literal_arity(expr) {
+                    Some(range) => {
+                        value_optional = range.0 == 0;
+                        num_args = Some(NumArgs::Lit(range.0, range.1));
+                    }
+                    None => num_args = Some(NumArgs::Expr(expr.clone())),
+                },
+                None => cx.error_at(&item.key, "`num_args` needs a value"),
+            },
+            keys::ALIAS
+            | keys::ALIASES
+            | keys::VISIBLE_ALIAS
+            | keys::VISIBLE_ALIASES
+            | keys::SHORT_ALIAS
+            | keys::SHORT_ALIASES
+            | keys::VISIBLE_SHORT_ALIAS
+            | keys::VISIBLE_SHORT_ALIASES => match item.literal_list() {
+                Some(literals) => {
+                    let short = key.contains("short");
+                    for literal in literals {
+                        match (literal, short) {
+                            (syn::Lit::Str(s), false) => aliases.push(s.value()),
+                            (syn::Lit::Char(c), true) => short_aliases.push(c.value()),
+                            (other, _) => cx.error_at(
+                                &other,
+                                format!("`{key}` takes {}", if short { "characters" } else { "strings" }),
+                            ),
+                        }
+                    }
                 }
                 None => cx.error_at(
                     item.expr().map_or(&item.key as &dyn quote::ToTokens, |e| e as &dyn quote::ToTokens),
-                    "mcp-bridge reads `num_args` as an integer literal or a range of integer \
-                     literals (`2`, `1..=3`, `0..`): the property's JSON type depends on it",
+                    format!(
+                        "mcp-bridge reads `{key}` only as literals (`\"name\"`, `[\"a\", \"b\"]`, `'c'`): \
+                         a call naming an alias is told the property's name; write the aliases out"
+                    ),
                 ),
             },
             keys::DEFAULT_VALUE_IF | keys::DEFAULT_VALUE_IFS => cx.error_at(
@@ -174,6 +201,19 @@ pub(super) fn arg(
     });
 
     let value = value_kind(cx, &inner, shape, value_parser, value_enum);
+    if let Some(NumArgs::Expr(expr)) = &num_args {
+        let list = matches!(shape, Shape::Vec | Shape::OptionVec)
+            && !matches!(value, ValueKind::KeyValue { .. });
+        if !list {
+            cx.error_at(
+                expr,
+                "mcp-bridge evaluates a `num_args` expression only on a list field (`Vec<T>`): \
+                 on a single value it decides whether the property accepts `null`, which the \
+                 schema states at compile time; write an integer or a range of integer literals \
+                 (`1`, `0..=1`)",
+            );
+        }
+    }
 
     let takes_values = matches!(action, Action::Set | Action::Append);
     let required = match required {
@@ -211,6 +251,8 @@ pub(super) fn arg(
         env,
         value_optional,
         num_args,
+        aliases,
+        short_aliases,
         direct: None,
         auto_name: None,
     };

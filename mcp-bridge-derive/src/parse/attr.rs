@@ -65,6 +65,14 @@ pub(crate) mod keys {
     pub(crate) const VALUE_DELIMITER: &str = "value_delimiter";
     pub(crate) const ENV: &str = "env";
     pub(crate) const NUM_ARGS: &str = "num_args";
+    pub(crate) const ALIAS: &str = "alias";
+    pub(crate) const ALIASES: &str = "aliases";
+    pub(crate) const VISIBLE_ALIAS: &str = "visible_alias";
+    pub(crate) const VISIBLE_ALIASES: &str = "visible_aliases";
+    pub(crate) const SHORT_ALIAS: &str = "short_alias";
+    pub(crate) const SHORT_ALIASES: &str = "short_aliases";
+    pub(crate) const VISIBLE_SHORT_ALIAS: &str = "visible_short_alias";
+    pub(crate) const VISIBLE_SHORT_ALIASES: &str = "visible_short_aliases";
 
     // Relations, and groups.
     pub(crate) const CONFLICTS_WITH: &str = "conflicts_with";
@@ -179,6 +187,26 @@ impl ClapItem {
                 ..
             })) => Some(s.value()),
             _ => None,
+        }
+    }
+
+    /// `key = "a"`, `key = ["a", "b"]` (or `'a'`, `['a', 'b']`) as the
+    /// literals' tokens; `None` for anything else.
+    pub(crate) fn literal_list(&self) -> Option<Vec<syn::Lit>> {
+        let literal = |expr: &Expr| match expr {
+            Expr::Lit(syn::ExprLit {
+                lit: lit @ (syn::Lit::Str(_) | syn::Lit::Char(_)),
+                ..
+            }) => Some(lit.clone()),
+            _ => None,
+        };
+        match self.expr()? {
+            Expr::Array(array) => array.elems.iter().map(literal).collect(),
+            Expr::Reference(reference) => match &*reference.expr {
+                Expr::Array(array) => array.elems.iter().map(literal).collect(),
+                _ => None,
+            },
+            expr => literal(expr).map(|lit| vec![lit]),
         }
     }
 

@@ -97,6 +97,27 @@ fn layer(cx: &Ctxt, attrs: &[syn::Attribute], items: &[ClapItem], place: McpPlac
                     None => Text::PkgVersion,
                 });
             }
+            keys::ALIAS | keys::ALIASES | keys::VISIBLE_ALIAS | keys::VISIBLE_ALIASES => {
+                match item.literal_list() {
+                    Some(literals) => {
+                        for literal in literals {
+                            match literal {
+                                syn::Lit::Str(s) => layer.aliases.push(s.value()),
+                                other => cx.error_at(&other, format!("`{key}` takes strings")),
+                            }
+                        }
+                    }
+                    None => cx.error_at(
+                        item.expr().map_or(&item.key as &dyn quote::ToTokens, |e| {
+                            e as &dyn quote::ToTokens
+                        }),
+                        format!(
+                            "mcp-bridge reads a command's `{key}` only as string literals \
+                             (`\"name\"`, `[\"a\", \"b\"]`); write the aliases out"
+                        ),
+                    ),
+                }
+            }
             _ => {}
         }
     }

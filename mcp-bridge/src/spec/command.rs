@@ -25,6 +25,10 @@ pub struct CommandSpec {
     pub long_about: Option<String>,
     /// `#[command(hide = true)]`: not listed, not exposed.
     pub hidden: bool,
+    /// Other names clap accepts for the command (`alias`,
+    /// `visible_aliases`...); a tool has one name.
+    #[serde(skip)]
+    pub aliases: Vec<String>,
     /// Arguments declared on this command (globals of ancestors excluded).
     pub params: Vec<ParamSpec>,
     /// Subcommands in declaration order.
@@ -64,6 +68,7 @@ impl CommandSpec {
             about: None,
             long_about: None,
             hidden: false,
+            aliases: Vec::new(),
             params: Vec::new(),
             subcommands: Vec::new(),
             subcommand_required: false,
@@ -123,6 +128,8 @@ impl CommandSpec {
         if let Some(version) = layer.version {
             self.version = Some(version.to_owned());
         }
+        self.aliases
+            .extend(layer.aliases.iter().map(|alias| (*alias).to_owned()));
         if let Some(name) = layer.mcp_name {
             self.mcp.name = Some(name.to_owned());
         }
@@ -144,6 +151,7 @@ pub struct CommandLayer {
     pub long_about: Option<Option<&'static str>>,
     pub hide: Option<bool>,
     pub version: Option<&'static str>,
+    pub aliases: &'static [&'static str],
     pub mcp_name: Option<&'static str>,
     pub mcp_description: Option<&'static str>,
     pub mcp_skip: bool,

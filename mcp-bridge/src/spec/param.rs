@@ -55,8 +55,13 @@ pub struct ParamSpec {
     /// The default as clap stores it, before parsing.
     #[serde(skip)]
     pub default_text: Vec<String>,
-    /// Help text from the doc comment or `help`/`long_help`.
+    /// What the client reads: `#[mcp(description)]` or the help text, with
+    /// notes (`[env: NAME]`, values per use).
     pub description: Option<String>,
+    /// The help text as clap has it (`long_help`, else `help`: the doc
+    /// comment).
+    #[serde(skip)]
+    pub help: Option<String>,
     /// `global = true`: offered on every subcommand below.
     pub global: bool,
     /// Hidden from the tool schema (`#[arg(hide = true)]`, `#[mcp(skip)]`).
@@ -76,6 +81,16 @@ pub struct ParamSpec {
     /// `value_delimiter`: a string item is split on it, as clap splits.
     #[serde(skip)]
     pub delimiter: Option<char>,
+    /// Values per use (`num_args`) of a list, as clap counts them.
+    #[serde(skip)]
+    pub arity: Option<Arity>,
+    /// Other long names clap accepts (`alias`, `visible_aliases`...): a
+    /// call naming one is told the property's name.
+    #[serde(skip)]
+    pub aliases: Vec<String>,
+    /// Other short names clap accepts (`short_alias`...).
+    #[serde(skip)]
+    pub short_aliases: Vec<char>,
     /// Left out on purpose (`#[mcp(skip)]`, or a `()` field that cannot
     /// change the value), not because clap hides it.
     #[serde(skip)]
@@ -176,6 +191,12 @@ pub struct ParamData {
     pub skipped: bool,
     /// `#[mcp(name = "...")]`.
     pub rename: Option<&'static str>,
+    /// `#[mcp(description = "...")]`, which replaces the help text.
+    pub mcp_description: Option<&'static str>,
+    /// Long aliases.
+    pub aliases: &'static [&'static str],
+    /// Short aliases.
+    pub short_aliases: &'static [char],
     /// clap's action.
     pub action: ParamAction,
     /// Relations, by clap ids.
@@ -278,6 +299,7 @@ impl ParamSpec {
             default: None,
             default_text: Vec::new(),
             description: None,
+            help: None,
             global: false,
             hidden: false,
             action: ParamAction::Set,
@@ -285,13 +307,16 @@ impl ParamSpec {
             env: None,
             nullable: false,
             delimiter: None,
+            arity: None,
+            aliases: Vec::new(),
+            short_aliases: Vec::new(),
             skipped: false,
         }
     }
 
     /// A parameter from the derive's static `data`, its value type, its
-    /// help text and, when they are computed (`default_value_t`), its
-    /// default texts.
+    /// help text (as clap has it) and, when they are computed
+    /// (`default_value_t`), its default texts.
     #[doc(hidden)]
     pub fn from_data(
         data: &ParamData,
@@ -313,8 +338,11 @@ impl ParamSpec {
             Some(texts) => param.default_text(texts),
             None => param.default_text(data.default_text.iter().copied()),
         };
+        param = param.description(description);
+        if let Some(text) = data.mcp_description {
+            param.description = Some(text.to_owned());
+        }
         param = param
-            .description(description)
             .global(data.global)
             .hidden(data.hidden)
             .rename(data.rename)
@@ -324,6 +352,8 @@ impl ParamSpec {
             .nullable(data.nullable);
         param.delimiter = delimiter;
         param.skipped = data.skipped;
+        param.aliases = data.aliases.iter().map(|a| (*a).to_owned()).collect();
+        param.short_aliases = data.short_aliases.to_vec();
         match data.arity {
             Some(arity) => param.arity(arity),
             None => param,
@@ -371,6 +401,7 @@ impl ParamSpec {
     /// list gets `minItems`/`maxItems`; a repeatable one with a fixed
     /// count per use says so in its description.
     pub fn arity(mut self, arity: Arity) -> Self {
+        self.arity = Some(arity);
         if arity.repeatable {
             if arity.min > 1 || arity.max.is_some_and(|max| max > 1) {
                 let note = format!("({})", arity.describe());
@@ -433,9 +464,10 @@ impl ParamSpec {
         self
     }
 
-    /// Sets the description.
+    /// Sets the help text, which is also the description.
     pub fn description(mut self, description: Option<&str>) -> Self {
         self.description = description.map(str::to_owned);
+        self.help = self.description.clone();
         self
     }
 

@@ -3,10 +3,18 @@
 //! options shared through `flatten`, globals declared on the root, a subcommand whose arguments are a type that derives `Parser`
 //! (usable on its own as well), a subcommand group of its own, aliases.
 
+use std::ops::RangeInclusive;
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{ArgAction, Args, Parser, Subcommand, ValueEnum};
 use mcp_bridge::McpTool;
+
+/// Whether the output options reach every subcommand (a constant, as
+/// some CLIs write it).
+pub const SHARED: bool = true;
+
+/// Values of `log --revs`: one revision or a range's two ends.
+pub const REV_RANGE: RangeInclusive<usize> = 1..=2;
 
 /// A version-control tool.
 #[derive(Parser, McpTool, Debug, PartialEq)]
@@ -28,7 +36,7 @@ pub struct Vcs {
 #[derive(Args, McpTool, Debug, PartialEq)]
 pub struct OutputOpts {
     /// Say less
-    #[arg(short, long, global = true)]
+    #[arg(short, long, global = SHARED)]
     pub quiet: bool,
 
     /// When to use colours
@@ -61,8 +69,12 @@ pub enum VcsCommand {
     /// Show the history
     Log {
         /// How many entries
-        #[arg(short = 'n', long)]
+        #[arg(short = 'n', long, visible_alias = "limit", short_alias = 'l')]
         max_count: Option<usize>,
+
+        /// One revision, or the two ends of a range (given once)
+        #[arg(long, num_args = REV_RANGE, action = ArgAction::Set)]
+        revs: Vec<String>,
 
         /// Only the history of these paths
         paths: Vec<PathBuf>,
