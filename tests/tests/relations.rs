@@ -310,3 +310,81 @@ fn builder_groups_are_read() {
         .unwrap();
     assert_eq!(one, Fetch::try_parse_from(["fetch", "--url", "u"]).unwrap());
 }
+
+/// A CLI whose alternatives may come from the environment.
+#[derive(Parser, McpTool, Debug, PartialEq)]
+#[command(name = "token-fetch")]
+struct TokenFetch {
+    /// The token
+    #[arg(long, required_unless_present = "token_file")]
+    token: Option<String>,
+    /// A file holding the token
+    #[arg(long, env = "FETCH_TOKEN_FILE_FOR_RELATIONS_TEST")]
+    token_file: Option<String>,
+    /// TokenFetch from production
+    #[arg(long, requires = "region")]
+    prod: bool,
+    /// The region
+    #[arg(long, env = "FETCH_REGION_FOR_RELATIONS_TEST")]
+    region: Option<String>,
+}
+
+/// Whether the tool's input schema, checked by an independent validator,
+/// accepts `args`.
+fn schema_accepts(registry: &Registry<TokenFetch>, args: &Value) -> bool {
+    let schema = Value::Object(registry.tool("token-fetch").unwrap().input_schema());
+    jsonschema::validator_for(&schema)
+        .expect("a valid JSON Schema")
+        .is_valid(args)
+}
+
+#[test]
+fn an_argument_set_by_its_environment_variable_satisfies_the_schema_rules() {
+    // The only test touching these variables.
+    let vars = [
+        "FETCH_TOKEN_FILE_FOR_RELATIONS_TEST",
+        "FETCH_REGION_FOR_RELATIONS_TEST",
+    ];
+    let cases = [json!({}), json!({ "prod": true })];
+    for var in vars {
+        std::env::remove_var(var);
+    }
+    let registry = Registry::<TokenFetch>::new().unwrap();
+    for args in &cases {
+        assert!(
+            !schema_accepts(&registry, args),
+            "{args} without the variables"
+        );
+        assert!(registry
+            .build("token-fetch", args.as_object().unwrap())
+            .is_err());
+    }
+    assert!(TokenFetch::try_parse_from(["token-fetch"]).is_err());
+
+    for var in vars {
+        std::env::set_var(var, "x");
+    }
+    // The schema is built with the table: as clap, the variable counts as
+    // the argument given.
+    let registry = Registry::<TokenFetch>::new().unwrap();
+    for args in &cases {
+        assert!(schema_accepts(&registry, args), "{args} with the variables");
+        let built = registry
+            .build("token-fetch", args.as_object().unwrap())
+            .unwrap();
+        let argv: &[&str] = if args.get("prod").is_some() {
+            &["token-fetch", "--prod"]
+        } else {
+            &["token-fetch"]
+        };
+        assert_eq!(built, TokenFetch::try_parse_from(argv).unwrap());
+    }
+    // Given explicitly, a property still has to be valid.
+    assert!(!schema_accepts(
+        &registry,
+        &json!({ "prod": true, "region": 3 })
+    ));
+    for var in vars {
+        std::env::remove_var(var);
+    }
+}

@@ -5,17 +5,8 @@
 use serde_json::{Map, Value};
 
 use crate::error::{ArgError, Problem};
-use crate::spec::relations::{is_given, override_pairs, Ids};
+use crate::spec::relations::{is_given, override_pairs, set_by_env, Ids};
 use crate::spec::{ParamSpec, ToolSpec};
-
-/// Whether the argument's environment variable is set (and not empty).
-fn set_by_env(param: &ParamSpec) -> bool {
-    param
-        .env
-        .as_deref()
-        .and_then(std::env::var_os)
-        .is_some_and(|value| !value.is_empty())
-}
 
 fn relation_error(tool: &ToolSpec, property: &str, message: String) -> ArgError {
     ArgError::new(

@@ -5,7 +5,8 @@
 //!
 //! An argument counts as *given* as clap would see it on the command line:
 //! a boolean flag when `true`, a counted flag above 0, a list when not
-//! empty, anything else when the property is present.
+//! empty, anything else when the property is present; and, as clap counts
+//! it, when the property is absent and its environment variable is set.
 
 use serde_json::{json, Map, Value};
 
@@ -22,6 +23,16 @@ pub(crate) fn is_given(param: &ParamSpec, args: &Map<String, Value>) -> bool {
             _ => true,
         },
     }
+}
+
+/// Whether the argument's environment variable is set (and not empty): an
+/// absent property then counts as given.
+pub(crate) fn set_by_env(param: &ParamSpec) -> bool {
+    param
+        .env
+        .as_deref()
+        .and_then(std::env::var_os)
+        .is_some_and(|value| !value.is_empty())
 }
 
 pub(crate) struct Ids<'a> {
@@ -79,8 +90,19 @@ pub(crate) fn any_rules(tool: &ToolSpec) -> bool {
         })
 }
 
-/// A JSON Schema fragment that holds when `param` is given.
+/// A JSON Schema fragment that holds when `param` is given: with its
+/// environment variable set when the table is built, also when absent.
 fn given_schema(param: &ParamSpec) -> Value {
+    let given = given_in_call(param);
+    if set_by_env(param) {
+        json!({ "anyOf": [{ "not": { "required": [param.name] } }, given] })
+    } else {
+        given
+    }
+}
+
+/// A JSON Schema fragment that holds when the call gives `param`.
+fn given_in_call(param: &ParamSpec) -> Value {
     let name = &param.name;
     let constraint = match param.action {
         ParamAction::SetTrue | ParamAction::SetFalse => Some(json!({ "const": true })),
