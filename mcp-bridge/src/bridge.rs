@@ -6,14 +6,15 @@ use std::ffi::OsString;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
+use std::time::Duration;
 
 use rmcp::ServiceExt;
 
 use crate::error::RegistryError;
-use crate::io::{Io, Report};
+use crate::handler::{Handler, IntoHandler};
+use crate::io::Io;
 use crate::registry::Registry;
-use crate::serve::{BridgeServer, Handler};
+use crate::serve::BridgeServer;
 use crate::spec::CommandSpec;
 use crate::traits::McpCommand;
 
@@ -23,33 +24,65 @@ use crate::traits::McpCommand;
 /// `<bin> mcp tools [--output FILE]` prints the tool definitions as
 /// `tools/list` returns them; anything else runs the CLI exactly as before.
 ///
+/// The handler is the function the CLI's `main` already called with its
+/// parsed value ([`IntoHandler`]): synchronous or `async`, printing with
+/// `println!` or through [`Io`], returning `()`, a `Result`, an
+/// `ExitCode` or a code.
+///
 /// ```no_run
 /// # use clap::Parser;
-/// # use mcp_bridge::{Bridge, Io, McpTool};
+/// # use mcp_bridge::{Bridge, McpTool};
 /// # #[derive(Parser, McpTool)] struct Cli { name: String }
-/// # fn run(cli: Cli, io: &mut Io) {}
+/// fn run(cli: Cli) -> Result<(), String> {
+///     println!("hello {}", cli.name);
+///     Ok(())
+/// }
+///
 /// fn main() -> std::process::ExitCode {
 ///     // The CLI has its own `mcp` command, so the bridge answers to `ai`.
 ///     Bridge::new(run).command_name("ai").run()
 /// }
 /// ```
+///
+/// Under `mcp serve`:
+///
+/// - a synchronous handler runs on a thread of its own (it may block, or
+///   start a runtime and `block_on` it), an `async` one as a task; `ping`
+///   and other calls are answered meanwhile;
+/// - what a handler prints with `println!`/`eprintln!` (and what the child
+///   processes it starts print) is captured into the call's result. Such
+///   calls take turns, since the process has one stdout; calls of handlers
+///   that write through [`Io`] run side by side, up to
+///   [`max_concurrent_calls`](Self::max_concurrent_calls);
+/// - a handler's stdin is empty (`/dev/null`): the protocol's input is
+///   not the command's;
+/// - output is kept to [`output_limit`](Self::output_limit) bytes per
+///   stream, a call may have a [`call_timeout`](Self::call_timeout), and a
+///   client's `notifications/cancelled` stops waiting for the call (an
+///   `async` handler is dropped; a synchronous one sees
+///   [`Io::cancelled`]);
+/// - on SIGTERM, SIGINT or the end of stdin, new calls are refused and
+///   running ones get [`shutdown_grace`](Self::shutdown_grace) to finish;
+///   the exit code is non-zero if some were cut off.
 pub struct Bridge<C> {
     handler: Handler<C>,
     command_name: String,
-    offload_calls: bool,
+    timeout: Option<Duration>,
+    max_concurrent: Option<usize>,
+    output_limit: Option<usize>,
+    grace: Duration,
 }
 
 impl<C: McpCommand + Send + 'static> Bridge<C> {
     /// A bridge running `handler` for every command, in both modes.
-    pub fn new<R, F>(handler: F) -> Self
-    where
-        R: Report,
-        F: Fn(C, &mut Io<'_>) -> R + Send + Sync + 'static,
-    {
+    pub fn new<K, H: IntoHandler<C, K>>(handler: H) -> Self {
         Self {
-            handler: Arc::new(move |cli, io| handler(cli, io).report(io)),
+            handler: handler.into_handler().0,
             command_name: "mcp".to_owned(),
-            offload_calls: false,
+            timeout: None,
+            max_concurrent: None,
+            output_limit: None,
+            grace: Duration::from_secs(10),
         }
     }
 
@@ -60,11 +93,28 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
         self
     }
 
-    /// Runs each tool call where it may block without holding up other
-    /// requests (for CLIs with slow commands); see
-    /// [`BridgeServer::offload_calls`].
-    pub fn offload_calls(mut self, offload: bool) -> Self {
-        self.offload_calls = offload;
+    /// See [`BridgeServer::call_timeout`].
+    pub fn call_timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+
+    /// See [`BridgeServer::max_concurrent_calls`].
+    pub fn max_concurrent_calls(mut self, calls: usize) -> Self {
+        self.max_concurrent = Some(calls);
+        self
+    }
+
+    /// See [`BridgeServer::output_limit`].
+    pub fn output_limit(mut self, bytes: usize) -> Self {
+        self.output_limit = Some(bytes);
+        self
+    }
+
+    /// How long running calls may take to finish when the server is asked
+    /// to stop (default 10 s).
+    pub fn shutdown_grace(mut self, grace: Duration) -> Self {
+        self.grace = grace;
         self
     }
 
@@ -74,11 +124,20 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
     }
 
     fn server_from(&self, registry: Registry<C>) -> BridgeServer {
-        BridgeServer::from_registry(registry, Arc::clone(&self.handler))
-            .offload_calls(self.offload_calls)
+        let mut server =
+            BridgeServer::from_registry(registry, self.handler.clone()).call_timeout(self.timeout);
+        if let Some(calls) = self.max_concurrent {
+            server = server.max_concurrent_calls(calls);
+        }
+        if let Some(bytes) = self.output_limit {
+            server = server.output_limit(bytes);
+        }
+        server
     }
 
-    /// Runs with the process's arguments.
+    /// Runs with the process's arguments. An `async` handler runs on a
+    /// runtime made for it; from an async `main`, use
+    /// [`run_async`](Self::run_async).
     pub fn run(self) -> ExitCode {
         self.run_from(std::env::args_os())
     }
@@ -90,12 +149,73 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
         T: Into<OsString>,
     {
         let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
+        // Only what needs it runs on a runtime: the server, and async
+        // handlers; a synchronous CLI command runs on this thread.
+        let (call, bridge) = match self.route(args) {
+            Route::Cli(cli) => match run_cli(&self.handler, cli) {
+                Ok(code) => return code,
+                Err(call) => (Some(call), None),
+            },
+            Route::Bridge(args, root) => (None, Some((args, root))),
+        };
+        let runtime = match tokio::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .build()
+        {
+            Ok(runtime) => runtime,
+            Err(error) => return fail(&error),
+        };
+        let code = match (call, bridge) {
+            (Some(call), _) => exit_code(runtime.block_on(call)),
+            (None, Some((args, root))) => runtime.block_on(self.run_bridge(args, root)),
+            (None, None) => unreachable!("routed to one of them"),
+        };
+        // Blocked reads of stdin must not keep the process alive.
+        runtime.shutdown_background();
+        code
+    }
+
+    /// Runs with the process's arguments on the current runtime, from an
+    /// async `main` (`#[tokio::main]`).
+    pub async fn run_async(self) -> ExitCode {
+        self.run_async_from(std::env::args_os()).await
+    }
+
+    /// [`run_async`](Self::run_async) with the given arguments.
+    pub async fn run_async_from<I, T>(self, args: I) -> ExitCode
+    where
+        I: IntoIterator<Item = T>,
+        T: Into<OsString>,
+    {
+        let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
+        match self.route(args) {
+            Route::Cli(cli) => match &self.handler {
+                // A blocking handler must not hold a worker of the caller's
+                // runtime, and may start a runtime of its own.
+                Handler::WithIo(_) | Handler::Plain(_) => {
+                    let handler = self.handler.clone();
+                    let ran =
+                        tokio::task::spawn_blocking(move || run_cli(&handler, cli).ok()).await;
+                    match ran {
+                        Ok(Some(code)) => code,
+                        _ => ExitCode::from(101),
+                    }
+                }
+                Handler::Async(f) => exit_code(f(cli).await),
+            },
+            Route::Bridge(args, root) => self.run_bridge(args, root).await,
+        }
+    }
+
+    /// Whether the arguments ask for the bridge or for the CLI itself (then
+    /// parsed, exiting on `--help` or an error as clap does).
+    fn route(&self, args: Vec<OsString>) -> Route<C> {
         let wants_bridge = args.get(1).is_some_and(|a| *a == *self.command_name);
         if wants_bridge {
             // The tree is built once and reused by the server.
             let root = C::command_spec();
             if !root.subcommands.iter().any(|s| s.name == self.command_name) {
-                return self.run_bridge(&args, root);
+                return Route::Bridge(args, Box::new(root));
             }
             eprintln!(
                 "mcp-bridge: `{name}` is a command of this CLI, so it runs as before; \
@@ -103,37 +223,48 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
                 name = self.command_name
             );
         }
-        self.run_cli(args)
+        Route::Cli(C::parse_from(args))
     }
 
-    fn run_cli(self, args: Vec<OsString>) -> ExitCode {
-        let cli = C::parse_from(args);
-        let stdout = std::io::stdout();
-        let stderr = std::io::stderr();
-        let mut out = stdout.lock();
-        let mut err = stderr.lock();
-        let code = (self.handler)(cli, &mut Io::new(&mut out, &mut err, false));
-        let _ = out.flush();
-        exit_code(code)
-    }
-
-    fn run_bridge(self, args: &[OsString], root: CommandSpec) -> ExitCode {
+    async fn run_bridge(&self, args: Vec<OsString>, root: Box<CommandSpec>) -> ExitCode {
         let bin = args
             .first()
             .and_then(|a| std::path::Path::new(a).file_name())
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         let matches = bridge_command(&bin, &self.command_name).get_matches_from(&args[1..]);
-        let server = match Registry::from_spec(root) {
+        let server = match Registry::from_spec(*root) {
             Ok(registry) => self.server_from(registry),
             Err(error) => return fail(&error),
         };
         match matches.subcommand() {
             Some(("tools", sub)) => print_tools(&server, sub.get_one::<PathBuf>("output")),
-            Some(("serve", _)) => serve_stdio(server),
+            Some(("serve", _)) => serve_stdio(server, self.grace).await,
             _ => unreachable!("clap requires a subcommand"),
         }
     }
+}
+
+/// Runs a synchronous handler in CLI mode; an async one is handed back.
+fn run_cli<C>(handler: &Handler<C>, cli: C) -> Result<ExitCode, crate::handler::BoxedCall> {
+    match handler {
+        Handler::WithIo(f) => {
+            let stdout = std::io::stdout();
+            let stderr = std::io::stderr();
+            let mut out = stdout.lock();
+            let mut err = stderr.lock();
+            let code = f(cli, &mut Io::new(&mut out, &mut err, false));
+            let _ = out.flush();
+            Ok(exit_code(code))
+        }
+        Handler::Plain(f) => Ok(exit_code(f(cli))),
+        Handler::Async(f) => Err(f(cli)),
+    }
+}
+
+enum Route<C> {
+    Cli(C),
+    Bridge(Vec<OsString>, Box<CommandSpec>),
 }
 
 fn print_tools(server: &BridgeServer, output: Option<&PathBuf>) -> ExitCode {
@@ -151,35 +282,105 @@ fn print_tools(server: &BridgeServer, output: Option<&PathBuf>) -> ExitCode {
     }
 }
 
-fn serve_stdio(server: BridgeServer) -> ExitCode {
-    init_logging();
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
-        Ok(runtime) => runtime,
+async fn serve_stdio(server: BridgeServer, grace: Duration) -> ExitCode {
+    #[cfg(unix)]
+    let (server, log) = match crate::serve::StdCapture::new() {
+        Ok(capture) => {
+            let capture = std::sync::Arc::new(capture);
+            let log = capture.log_file().ok();
+            (server.capture_with(capture), log)
+        }
         Err(error) => return fail(&error),
     };
-    let result = runtime.block_on(async move {
-        let transport = crate::serve::transport::guarded_stdio()?;
-        tracing::info!(tools = server.tools().len(), "serving over stdio");
-        let running = match server.serve(transport).await {
-            Ok(running) => running,
-            // The client went away before initializing: a normal end.
-            Err(rmcp::service::ServerInitializeError::ConnectionClosed(_)) => return Ok(()),
-            Err(error) => return Err(std::io::Error::other(error.to_string())),
-        };
-        running
-            .waiting()
-            .await
-            .map_err(|e| std::io::Error::other(e.to_string()))?;
-        Ok::<(), std::io::Error>(())
-    });
-    // Blocked reads of stdin must not keep the process alive.
-    runtime.shutdown_background();
-    match result {
+    #[cfg(not(unix))]
+    let log = None;
+    init_logging(log);
+    let transport = match crate::serve::transport::guarded_stdio() {
+        Ok(transport) => transport,
+        Err(error) => return fail(&error),
+    };
+    tracing::info!(tools = server.tools().len(), "serving over stdio");
+    let running = server.running();
+    let service = match server.clone().serve(transport).await {
+        Ok(service) => service,
+        // The client went away before initializing: a normal end.
+        Err(rmcp::service::ServerInitializeError::ConnectionClosed(_)) => return ExitCode::SUCCESS,
+        Err(error) => return fail(&error),
+    };
+    let stop = service.cancellation_token();
+    let waiting = service.waiting();
+    tokio::pin!(waiting);
+    let mut cut_off = false;
+    let ended = tokio::select! {
+        ended = &mut waiting => ended.map(|_| ()).map_err(|e| e.to_string()),
+        signal = shutdown_signal() => {
+            tracing::info!(signal, "asked to stop: finishing the running calls");
+            server.drain();
+            cut_off = !finish_calls(&server, &running, grace).await;
+            // Let the last answers reach the transport.
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            stop.cancel();
+            waiting.await.map(|_| ()).map_err(|e| e.to_string())
+        }
+    };
+    // The client is gone: calls still running finish their work within the
+    // grace period (their answers have nowhere to go), so none is cut off
+    // halfway through writing its data.
+    server.drain();
+    cut_off |= !finish_calls(&server, &running, grace).await;
+    if cut_off {
+        return ExitCode::FAILURE;
+    }
+    match ended {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => fail(&error),
+    }
+}
+
+/// Waits up to `grace` for the running calls to end; then stops the rest
+/// (and says so) and returns `false`.
+async fn finish_calls(
+    server: &BridgeServer,
+    running: &crate::serve::Running,
+    grace: Duration,
+) -> bool {
+    if tokio::time::timeout(grace, running.idle()).await.is_ok() {
+        return true;
+    }
+    tracing::error!(
+        calls = running.count(),
+        ?grace,
+        "calls still running after the grace period were cut off"
+    );
+    server.stop_calls();
+    // A stopped async call ends at once; a synchronous one is not waited
+    // for beyond a moment.
+    let _ = tokio::time::timeout(Duration::from_millis(100), running.idle()).await;
+    false
+}
+
+/// Resolves with the name of the first termination signal received.
+async fn shutdown_signal() -> &'static str {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        match (
+            signal(SignalKind::terminate()),
+            signal(SignalKind::interrupt()),
+        ) {
+            (Ok(mut term), Ok(mut int)) => tokio::select! {
+                _ = term.recv() => "SIGTERM",
+                _ = int.recv() => "SIGINT",
+            },
+            _ => std::future::pending().await,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        match tokio::signal::ctrl_c().await {
+            Ok(()) => "Ctrl-C",
+            Err(_) => std::future::pending().await,
+        }
     }
 }
 
@@ -207,14 +408,18 @@ fn bridge_command(bin: &str, name: &str) -> clap::Command {
         )
 }
 
-fn init_logging() {
+fn init_logging(log: Option<std::fs::File>) {
     let filter = tracing_subscriber::EnvFilter::try_from_env("MCP_BRIDGE_LOG")
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn,mcp_bridge=info"));
-    let _ = tracing_subscriber::fmt()
+    let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .with_ansi(false)
-        .try_init();
+        .with_ansi(false);
+    // The log goes to the stderr the server started with, never into a
+    // call's captured output.
+    let _ = match log {
+        Some(file) => builder.with_writer(std::sync::Mutex::new(file)).try_init(),
+        None => builder.with_writer(std::io::stderr).try_init(),
+    };
 }
 
 fn fail(error: &dyn std::fmt::Display) -> ExitCode {

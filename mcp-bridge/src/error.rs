@@ -174,6 +174,9 @@ pub enum CallError {
     /// The arguments do not fit the tool.
     #[error(transparent)]
     InvalidArguments(#[from] ArgError),
+    /// The call could not be run.
+    #[error("the call could not be run: {0}")]
+    Failed(String),
 }
 
 /// Two commands end up as tools with the same name.

@@ -61,6 +61,7 @@
 mod bridge;
 mod call;
 mod error;
+pub mod handler;
 mod io;
 mod registry;
 mod serve;
@@ -75,6 +76,7 @@ pub use convert::McpValue;
 pub use error::{
     ArgError, CallError, DuplicateTool, InvalidToolName, Problem, RegistryError, ValueProblem,
 };
+pub use handler::IntoHandler;
 pub use io::{Io, Report};
 pub use mcp_bridge_derive::McpTool;
 pub use registry::Registry;

@@ -48,8 +48,6 @@ EVIL_TITLE = "--help; rm -rf /"
 SECOND_TITLE = "Write the docs"
 TEMP_TITLE = "temporary task"
 
-# Versions whose CallToolResult/Tool carry structuredContent/outputSchema.
-STRUCTURED_VERSIONS = ("2025-06-18", "2025-11-25", "2026-07-28")
 
 
 class CheckFailed(Exception):
@@ -184,11 +182,7 @@ async def run_checks(c: Checker, args: argparse.Namespace, server_cmd: list[str]
             if mode in ("legacy", "auto"):  # a pinned modern version adopts a synthesized, empty result
                 caps = client.server_capabilities
                 c.ok(caps is not None and caps.tools is not None, "server advertises the tools capability")
-            structured = negotiated in STRUCTURED_VERSIONS
-            if not structured:
-                c.note(f"protocol {negotiated} predates structuredContent/outputSchema: those checks skipped")
-
-            await check_tool_list(c, client, structured)
+            await check_tool_list(c, client)
 
             async def call(name: str, arguments: dict[str, Any]) -> Any:
                 c.doing = f"tools/call {name} {json.dumps(arguments)}"
@@ -203,27 +197,16 @@ async def run_checks(c: Checker, args: argparse.Namespace, server_cmd: list[str]
                     ) from e
 
             def expect_success(name: str, result: Any, what: str) -> str:
-                """Require a successful call with the expected result shape; return its stdout.
+                """Require a successful call whose output is sent once, as text; return it.
 
                 Prints nothing: the caller finishes the check with c.ok()."""
                 require(not result.is_error, what, f"{name} returned isError: {describe(result)}")
-                if not structured:
-                    return text_of(result)
-                sc = result.structured_content
                 require(
-                    isinstance(sc, dict)
-                    and isinstance(sc.get("stdout"), str)
-                    and isinstance(sc.get("stderr"), str)
-                    and sc.get("exitCode") == 0,
+                    result.structured_content is None,
                     what,
-                    f"{name}: structuredContent is not {{stdout, stderr, exitCode: 0}}: {describe(result)}",
+                    f"{name}: the output is sent twice (structuredContent too): {describe(result)}",
                 )
-                require(
-                    sc["stdout"].strip() in text_of(result),
-                    what,
-                    f"{name}: text content does not carry the captured stdout: {describe(result)}",
-                )
-                return sc["stdout"]
+                return text_of(result)
 
             async def add(arguments: dict[str, Any], what: str) -> int:
                 """Add a task; check stdout is exactly 'added task #<id>: <title>'; return the id."""
@@ -275,13 +258,7 @@ async def run_checks(c: Checker, args: argparse.Namespace, server_cmd: list[str]
                 require(r.is_error, what, f"isError is not true: {describe(r)}")
                 text = text_of(r)
                 require(name in text and prop in text, what, f"text={text!r}")
-                sc = r.structured_content
-                if structured and sc is not None:
-                    require(
-                        isinstance(sc, dict) and sc.get("exitCode", 1) != 0,
-                        what,
-                        f"structuredContent is present but exitCode is 0: {describe(r)}",
-                    )
+                require(text.endswith("[exit code 2]"), what, f"the text does not end with the exit code 2: {text!r}")
                 c.ok(True, what)
                 await expect_list({"all": True}, all_lines, "  then list still answers, db unchanged")
 
@@ -299,10 +276,7 @@ async def run_checks(c: Checker, args: argparse.Namespace, server_cmd: list[str]
             r = await call("taskctl_task_done", {"ids": [999], "db": db})
             what = "done with unknown id 999: isError, exit code 1, stderr names 999"
             require(r.is_error, what, f"isError is not true: {describe(r)}")
-            if structured:
-                sc = r.structured_content
-                require(isinstance(sc, dict) and sc.get("exitCode") == 1, what, f"exitCode is not 1: {describe(r)}")
-                require("999" in sc.get("stderr", ""), what, f"stderr does not mention 999: {describe(r)}")
+            require(text_of(r).endswith("[exit code 1]"), what, f"the text does not end with exit code 1: {describe(r)}")
             require("999" in text_of(r), what, f"text content does not mention 999: {describe(r)}")
             c.ok(True, what)
             await expect_list({"all": True}, all_lines, "  then list still answers, db unchanged")
@@ -346,7 +320,7 @@ async def run_checks(c: Checker, args: argparse.Namespace, server_cmd: list[str]
     )
 
 
-async def check_tool_list(c: Checker, client: Any, structured: bool) -> None:
+async def check_tool_list(c: Checker, client: Any) -> None:
     c.doing = "tools/list"
     tools = []
     cursor = None
@@ -372,7 +346,7 @@ async def check_tool_list(c: Checker, client: Any, structured: bool) -> None:
     )
 
     for t in sorted(tools, key=lambda t: t.name):
-        what = f"{t.name}: object inputSchema with globals db, verbose" + (" and an outputSchema" if structured else "")
+        what = f"{t.name}: object inputSchema with globals db, verbose, and no outputSchema (the output is text)"
         schema = t.input_schema
         require(
             isinstance(schema, dict) and schema.get("type") == "object",
@@ -390,18 +364,7 @@ async def check_tool_list(c: Checker, client: Any, structured: bool) -> None:
             what,
             f"verbose is not an integer with minimum 0: {json.dumps(props.get('verbose'))}",
         )
-        if structured:
-            out = t.output_schema
-            oprops = (out or {}).get("properties", {})
-            require(
-                isinstance(out, dict)
-                and out.get("type") == "object"
-                and oprops.get("stdout", {}).get("type") == "string"
-                and oprops.get("stderr", {}).get("type") == "string"
-                and oprops.get("exitCode", {}).get("type") == "integer",
-                what,
-                f"outputSchema lacks stdout/stderr (string), exitCode (integer): {json.dumps(out)}",
-            )
+        require(t.output_schema is None, what, f"outputSchema: {json.dumps(t.output_schema)}")
         c.ok(True, what)
 
     add = by_name["taskctl_task_add"].input_schema

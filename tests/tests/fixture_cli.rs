@@ -1,87 +1,300 @@
-//! The stdout guard, panics and the `mcp` name clash, on a CLI made to
-//! misbehave (`tests/src/bin/fixture_cli.rs`).
+//! The execution model on a CLI made to misbehave
+//! (`tests/src/bin/fixture_cli.rs`), over raw pipes as a client sees it:
+//! output captured, panics, stdin, child processes, nested runtimes, slow
+//! calls next to `ping`, cancellation, timeouts, bounded output, progress,
+//! shutdown; and the `mcp` name clash.
 
 mod common;
 
 use std::process::Command;
+use std::time::{Duration, Instant};
 
 use common::raw::RawServer;
 use serde_json::{json, Value};
 
 const FIXTURE: &str = env!("CARGO_BIN_EXE_fixture_cli");
 
-/// A raw JSON-RPC session with the fixture, initialized.
-struct Session;
-
-impl Session {
-    fn start(bridge_name: &str) -> RawServer {
-        Self::start_with(bridge_name, false)
+/// A raw JSON-RPC session with the fixture served by the `handler` kind
+/// (`io`, `plain` or `async`), initialized.
+fn session(handler: &str, env: &[(&str, &str)]) -> RawServer {
+    let mut command = Command::new(FIXTURE);
+    command
+        .args(["ai", "serve"])
+        .env("FIXTURE_BRIDGE_NAME", "ai")
+        .env("FIXTURE_HANDLER", handler)
+        .env_remove("RUST_BACKTRACE");
+    for (name, value) in env {
+        command.env(name, value);
     }
+    let mut server = RawServer::spawn(command);
+    let init = server.initialize();
+    assert_eq!(init["serverInfo"]["name"], "fixture");
+    server
+}
 
-    fn start_with(bridge_name: &str, offload: bool) -> RawServer {
-        let mut command = Command::new(FIXTURE);
-        if offload {
-            command.env("FIXTURE_OFFLOAD", "1");
-        }
-        command
-            .args([bridge_name, "serve"])
-            .env("FIXTURE_BRIDGE_NAME", bridge_name);
-        let mut session = RawServer::spawn(command);
-        let init = session.initialize();
-        assert_eq!(init["serverInfo"]["name"], "fixture");
-        session
+/// The result's one text.
+fn text(result: &Value) -> &str {
+    result["content"][0]["text"]
+        .as_str()
+        .expect("a text result")
+}
+
+fn send_call(server: &mut RawServer, id: i64, tool: &str, arguments: Value) {
+    server.send(&json!({
+        "jsonrpc": "2.0", "id": id, "method": "tools/call",
+        "params": {"name": tool, "arguments": arguments}
+    }));
+}
+
+#[test]
+fn what_a_plain_or_async_handler_prints_is_the_result() {
+    for handler in ["plain", "async"] {
+        let mut server = session(handler, &[]);
+        let result = server.call(2, "fixture_shout", json!({"text": "hello"}));
+        assert_eq!(result["isError"], false, "{handler}");
+        assert_eq!(text(&result), "shouted hello\n", "{handler}");
+        // Sent once: no structured copy of the same text.
+        assert!(result.get("structuredContent").is_none(), "{result}");
+        let result = server.call(3, "fixture_fail", json!({}));
+        assert_eq!(result["isError"], true);
+        assert_eq!(
+            text(&result),
+            "[stderr]\nerror: the command failed on purpose\n[exit code 1]"
+        );
+        server.assert_stdout_pure();
+        server.finish();
     }
 }
 
 #[test]
-fn stray_println_goes_to_stderr_not_into_the_protocol() {
-    let mut session = Session::start("ai");
-    let result = session.call(2, "fixture_shout", json!({"text": "hello"}));
-    assert_eq!(result["isError"], false);
-    assert_eq!(result["structuredContent"]["stdout"], "shouted hello\n");
+fn an_io_handlers_stray_println_goes_to_the_log_not_into_the_protocol() {
+    let mut server = session("io", &[]);
+    let result = server.call(2, "fixture_shout", json!({"text": "hello"}));
+    assert_eq!(text(&result), "shouted hello\n");
     // The next answer must still be clean JSON on stdout.
-    let listed = session.exchange(3, "tools/list", json!({}));
-    assert!(listed["result"]["tools"].is_array());
-    let stderr = session.finish();
-    assert!(
-        stderr.contains("stray println: hello"),
-        "stderr was:\n{stderr}"
-    );
+    assert!(!server.tools_list(3).is_empty());
+    server.assert_stdout_pure();
+    let log = server.finish();
+    assert!(log.contains("stray println: hello"), "log was:\n{log}");
 }
 
 #[test]
 fn a_panicking_command_is_an_error_result_and_the_server_goes_on() {
-    let mut session = Session::start("ai");
-    let result = session.call(2, "fixture_crash", json!({}));
-    assert_eq!(result["isError"], true);
-    assert_eq!(result["structuredContent"]["exitCode"], 101);
-    let stderr = result["structuredContent"]["stderr"].as_str().unwrap();
-    assert!(stderr.contains("deliberate crash"), "{stderr}");
-    let result = session.call(3, "fixture_shout", json!({"text": "still here"}));
+    for handler in ["io", "plain", "async"] {
+        let mut server = session(handler, &[]);
+        let result = server.call(2, "fixture_crash", json!({}));
+        assert_eq!(result["isError"], true);
+        let said = text(&result);
+        assert!(said.contains("deliberate crash"), "{handler}: {said}");
+        assert!(said.ends_with("[exit code 101]"), "{handler}: {said}");
+        let result = server.call(3, "fixture_shout", json!({"text": "still here"}));
+        assert_eq!(text(&result), "shouted still here\n", "{handler}");
+        server.finish();
+    }
+}
+
+#[test]
+fn a_handler_reading_stdin_reads_nothing_and_the_protocol_keeps_its_bytes() {
+    for handler in ["plain", "async"] {
+        let mut server = session(handler, &[]);
+        send_call(&mut server, 2, "fixture_read-stdin", json!({}));
+        // Sent while the handler reads: must reach the server, not it.
+        server.send(&json!({"jsonrpc": "2.0", "id": 3, "method": "ping"}));
+        let mut answered = Vec::new();
+        for _ in 0..2 {
+            let message = server.recv();
+            if message["id"] == 2 {
+                assert_eq!(text(&message["result"]), "stdin had 0 bytes\n");
+            }
+            answered.push(message["id"].clone());
+        }
+        answered.sort_by_key(|id| id.as_i64());
+        assert_eq!(answered, [json!(2), json!(3)], "{handler}");
+        server.finish();
+    }
+}
+
+#[test]
+fn child_processes_output_and_nested_runtimes_work() {
+    let mut server = session("plain", &[]);
+    let result = server.call(2, "fixture_child", json!({}));
     assert_eq!(
-        result["structuredContent"]["stdout"],
-        "shouted still here\n"
+        text(&result),
+        "from the child\nchild exited with 0\n[stderr]\nchild complains\n"
     );
-    session.finish();
+    // A runtime of its own, `block_on`: what blocking HTTP clients do.
+    let result = server.call(3, "fixture_nested-runtime", json!({}));
+    assert_eq!(text(&result), "the nested runtime answered 42\n");
+    server.finish();
+}
+
+#[test]
+fn slow_calls_do_not_delay_ping_or_other_calls() {
+    for handler in ["io", "plain", "async"] {
+        let mut server = session(handler, &[]);
+        send_call(&mut server, 2, "fixture_sleep", json!({"ms": 1500}));
+        send_call(&mut server, 3, "fixture_sleep", json!({"ms": 1500}));
+        let start = Instant::now();
+        server.send(&json!({"jsonrpc": "2.0", "id": 4, "method": "ping"}));
+        let message = server.recv();
+        assert_eq!(message["id"], 4, "{handler}: ping first, got {message}");
+        assert!(
+            start.elapsed() < Duration::from_millis(500),
+            "{handler}: ping took {:?}",
+            start.elapsed()
+        );
+        if handler == "io" {
+            // Calls writing through `Io` run side by side.
+            let result = server.call(5, "fixture_shout", json!({"text": "meanwhile"}));
+            assert_eq!(text(&result), "shouted meanwhile\n");
+            assert!(start.elapsed() < Duration::from_millis(1000));
+        }
+        for _ in 0..2 {
+            let message = server.recv();
+            assert_eq!(text(&message["result"]), "slept\n", "{handler}");
+        }
+        server.finish();
+    }
+}
+
+#[test]
+fn a_cancelled_call_is_not_answered_and_the_server_goes_on() {
+    for handler in ["io", "async"] {
+        let mut server = session(handler, &[]);
+        send_call(&mut server, 2, "fixture_sleep", json!({"ms": 600}));
+        std::thread::sleep(Duration::from_millis(100));
+        server.send(&json!({
+            "jsonrpc": "2.0", "method": "notifications/cancelled",
+            "params": {"requestId": 2, "reason": "changed my mind"}
+        }));
+        // Past the time the call would have answered: the next message is
+        // the ping's answer, never one for the cancelled call.
+        std::thread::sleep(Duration::from_millis(800));
+        let pong = server.exchange(3, "ping", json!({}));
+        assert!(pong.get("result").is_some(), "{handler}: {pong}");
+        server.finish();
+    }
+}
+
+#[test]
+fn a_call_past_its_timeout_is_answered_with_an_error_naming_it() {
+    for handler in ["io", "plain", "async"] {
+        let mut server = session(handler, &[("FIXTURE_TIMEOUT_MS", "300")]);
+        let start = Instant::now();
+        let result = server.call(2, "fixture_sleep", json!({"ms": 3000}));
+        assert!(start.elapsed() < Duration::from_millis(2000), "{handler}");
+        assert_eq!(result["isError"], true);
+        let said = text(&result);
+        assert!(
+            said.contains("tool `fixture_sleep` timed out after 300ms"),
+            "{handler}: {said}"
+        );
+        assert!(said.ends_with("[exit code 124]"), "{handler}: {said}");
+        // Fast calls still pass.
+        let result = server.call(3, "fixture_shout", json!({"text": "quick"}));
+        assert_eq!(text(&result), "shouted quick\n", "{handler}");
+        drop(server);
+    }
+}
+
+/// The server's peak resident memory, in KiB (Linux).
+fn peak_memory_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+#[test]
+fn a_million_lines_are_cut_to_the_limit_with_a_marker_and_bounded_memory() {
+    for handler in ["io", "plain"] {
+        let mut server = session(handler, &[]);
+        let result = server.call(2, "fixture_flood", json!({"lines": 1_000_000}));
+        let said = text(&result);
+        assert!(said.starts_with("line 0\nline 1\n"), "{handler}");
+        assert!(said.ends_with("line 999999\n"), "{handler}");
+        assert!(said.contains("lines) cut here"), "{handler}");
+        assert!(
+            said.len() < 48 * 1024 + 400,
+            "{handler}: {} bytes",
+            said.len()
+        );
+        if let Some(peak) = peak_memory_kib(server.child.id()) {
+            // The whole output would be 12.9 MB (and twice that as JSON).
+            assert!(peak < 40 * 1024, "{handler}: peak memory {peak} KiB");
+        }
+        server.finish();
+    }
+}
+
+#[test]
+fn progress_reaches_a_client_that_asked_for_it() {
+    let mut server = session("io", &[]);
+    server.send(&json!({
+        "jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {
+            "name": "fixture_progress", "arguments": {"steps": 3},
+            "_meta": {"progressToken": "p-1"}
+        }
+    }));
+    let mut progress = Vec::new();
+    let result = loop {
+        let message = server.recv();
+        if message["method"] == "notifications/progress" {
+            assert_eq!(message["params"]["progressToken"], "p-1");
+            assert_eq!(message["params"]["total"], 3.0);
+            progress.push(message["params"]["progress"].as_f64().unwrap());
+        } else {
+            break message;
+        }
+    };
+    assert_eq!(text(&result["result"]), "done\n");
+    assert_eq!(progress, [1.0, 2.0, 3.0]);
+    server.finish();
+}
+
+fn terminate(server: &RawServer) {
+    let status = Command::new("kill")
+        .args(["-TERM", &server.child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+#[test]
+fn sigterm_lets_running_calls_finish_and_answer() {
+    let mut server = session("io", &[]);
+    send_call(&mut server, 2, "fixture_sleep", json!({"ms": 500}));
+    std::thread::sleep(Duration::from_millis(100));
+    terminate(&server);
+    let message = server.recv();
+    assert_eq!(message["id"], 2);
+    assert_eq!(text(&message["result"]), "slept\n");
+    let status = server.close_and_wait(Duration::from_secs(5)).unwrap();
+    assert!(status.success(), "{status}");
+}
+
+#[test]
+fn calls_cut_off_by_the_grace_period_make_the_exit_code_non_zero() {
+    let mut server = session("io", &[("FIXTURE_GRACE_MS", "200")]);
+    send_call(&mut server, 2, "fixture_sleep", json!({"ms": 5000}));
+    std::thread::sleep(Duration::from_millis(100));
+    terminate(&server);
+    let status = server.close_and_wait(Duration::from_secs(4)).unwrap();
+    assert!(!status.success(), "{status}");
+    assert!(server.log().contains("cut off"), "{}", server.log());
 }
 
 #[test]
 fn renamed_bridge_serves_the_clis_own_mcp_command_as_a_tool() {
-    let mut session = Session::start("ai");
-    let listed = session.exchange(2, "tools/list", json!({}));
-    let names: Vec<&str> = listed["result"]["tools"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t["name"].as_str().unwrap())
-        .collect();
-    assert_eq!(names, ["fixture_shout", "fixture_mcp", "fixture_crash"]);
-    let result = session.call(3, "fixture_mcp", json!({}));
+    let mut server = session("io", &[]);
+    let names = server.tools_list(2);
     assert_eq!(
-        result["structuredContent"]["stdout"],
-        "the CLI's own mcp command\n"
+        &names[..3],
+        ["fixture_shout", "fixture_mcp", "fixture_crash"]
     );
-    session.finish();
+    let result = server.call(3, "fixture_mcp", json!({}));
+    assert_eq!(text(&result), "the CLI's own mcp command\n");
+    server.finish();
 }
 
 #[test]
@@ -98,15 +311,35 @@ fn the_clis_own_mcp_command_wins_over_the_default_bridge_name() {
 
 #[test]
 fn cli_mode_is_unchanged() {
-    let output = Command::new(FIXTURE)
-        .args(["shout", "--", "-rf"])
-        .output()
-        .unwrap();
-    assert!(output.status.success());
-    assert_eq!(
-        String::from_utf8_lossy(&output.stdout),
-        "stray println: -rf\nshouted -rf\n"
-    );
+    for handler in ["io", "plain", "async"] {
+        let output = Command::new(FIXTURE)
+            .args(["shout", "--", "-rf"])
+            .env("FIXTURE_HANDLER", handler)
+            .output()
+            .unwrap();
+        assert!(output.status.success());
+        let expected = match handler {
+            "io" => "stray println: -rf\nshouted -rf\n",
+            _ => "shouted -rf\n",
+        };
+        assert_eq!(String::from_utf8_lossy(&output.stdout), expected);
+        let output = Command::new(FIXTURE)
+            .arg("fail")
+            .env("FIXTURE_HANDLER", handler)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(1), "{handler}");
+        assert_eq!(
+            String::from_utf8_lossy(&output.stderr),
+            "error: the command failed on purpose\n"
+        );
+        let output = Command::new(FIXTURE)
+            .args(["exit", "7"])
+            .env("FIXTURE_HANDLER", handler)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(7), "{handler}");
+    }
     let output = Command::new(FIXTURE).arg("nope").output().unwrap();
     assert_eq!(output.status.code(), Some(2), "clap's usage error code");
     let output = Command::new(FIXTURE).arg("--help").output().unwrap();
@@ -139,17 +372,6 @@ fn tools_command_writes_the_definitions_to_a_file() {
         .unwrap();
     assert!(status.success());
     let tools: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
-    assert_eq!(tools.as_array().unwrap().len(), 3);
+    assert_eq!(tools.as_array().unwrap().len(), 11);
     assert_eq!(tools[0]["inputSchema"]["required"], json!(["text"]));
-}
-
-#[test]
-fn offloaded_calls_behave_like_inline_ones() {
-    let mut session = Session::start_with("ai", true);
-    let result = session.call(2, "fixture_shout", json!({"text": "away"}));
-    assert_eq!(result["structuredContent"]["stdout"], "shouted away\n");
-    let result = session.call(3, "fixture_crash", json!({}));
-    assert_eq!(result["structuredContent"]["exitCode"], 101);
-    let stderr = session.finish();
-    assert!(stderr.contains("stray println: away"), "{stderr}");
 }

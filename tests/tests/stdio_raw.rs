@@ -232,24 +232,19 @@ fn verbose_output_goes_to_the_result_not_stdout() {
         json!({"name": "taskctl_task_add",
                "arguments": {"db": db, "title": "loud", "verbose": 3, "estimate": "2h"}}),
     );
-    assert_eq!(result["isError"], false, "{result}");
-    let structured = &result["structuredContent"];
-    assert_eq!(structured["exitCode"], 0);
-    assert_eq!(structured["stdout"], "added task #1: loud\n");
-    assert_eq!(
-        structured["stderr"],
-        format!("using {db} (0 tasks)\n"),
-        "{result}"
-    );
+    let (stdout, stderr, code) = common::outcome(&result);
+    assert_eq!(code, 0);
+    assert_eq!(stdout, "added task #1: loud\n");
+    assert_eq!(stderr, format!("using {db} (0 tasks)\n"), "{result}");
 
     let result = server.request(
         11,
         "tools/call",
         json!({"name": "taskctl_task_list", "arguments": {"db": db, "verbose": 1}}),
     );
-    let structured = &result["structuredContent"];
-    assert_eq!(structured["stdout"], "#1 [todo] p3 loud ~2h\n");
-    assert_eq!(structured["stderr"], format!("using {db} (1 tasks)\n"));
+    let (stdout, stderr, _) = common::outcome(&result);
+    assert_eq!(stdout, "#1 [todo] p3 loud ~2h\n");
+    assert_eq!(stderr, format!("using {db} (1 tasks)\n"));
 
     // A failing command: its error on the result's stderr, not on stdout.
     let result = server.request(
@@ -257,12 +252,9 @@ fn verbose_output_goes_to_the_result_not_stdout() {
         "tools/call",
         json!({"name": "taskctl_task_remove", "arguments": {"db": db, "id": 1, "verbose": 1}}),
     );
-    assert_eq!(result["isError"], true);
-    assert_eq!(result["structuredContent"]["exitCode"], 1);
-    assert!(result["structuredContent"]["stderr"]
-        .as_str()
-        .unwrap()
-        .ends_with("error: task 1 is not done; pass --force to remove it anyway\n"));
+    let (_, stderr, code) = common::outcome(&result);
+    assert_eq!(code, 1);
+    assert!(stderr.ends_with("error: task 1 is not done; pass --force to remove it anyway\n"));
 
     // Shut down and check every byte the server wrote to stdout.
     let status = server.close_and_wait(Duration::from_secs(5));
@@ -363,7 +355,7 @@ fn crlf_bom_and_long_lines() {
         "tools/call",
         json!({"name": "taskctl_task_add", "arguments": {"db": db, "title": title}}),
     );
-    assert_eq!(result["structuredContent"]["exitCode"], 0);
+    assert_eq!(common::outcome(&result).2, 0);
     server.assert_stdout_pure();
 }
 

@@ -13,6 +13,8 @@ use rmcp::model::{
 };
 use rmcp::service::{RunningService, ServiceError};
 use rmcp::transport::TokioChildProcess;
+
+use common::outcome;
 use rmcp::{ClientLifecycleMode, ClientServiceExt, RoleClient, ServiceExt};
 use serde_json::{json, Map, Value};
 
@@ -70,32 +72,12 @@ async fn call(client: &Client, tool: &str, arguments: Value) -> Value {
     serde_json::to_value(&result).expect("result serializes")
 }
 
-/// Checks the result shape and returns `(stdout, stderr, exitCode)`.
-fn outcome(result: &Value) -> (String, String, i64) {
-    let structured = &result["structuredContent"];
-    let stdout = structured["stdout"].as_str().expect("stdout").to_owned();
-    let stderr = structured["stderr"].as_str().expect("stderr").to_owned();
-    let code = structured["exitCode"].as_i64().expect("exitCode");
-    assert_eq!(
-        structured.as_object().map(Map::len),
-        Some(3),
-        "structuredContent has exactly stdout, stderr, exitCode: {result}"
-    );
-    assert_eq!(
-        result["isError"],
-        json!(code != 0),
-        "isError matches the exit code: {result}"
-    );
-    (stdout, stderr, code)
-}
-
 /// Asserts success and returns stdout.
 fn ok_stdout(result: &Value) -> String {
     let (stdout, stderr, code) = outcome(result);
     assert_eq!(code, 0, "expected success: {result}");
     assert_eq!(stderr, "", "no stderr expected: {result}");
     assert_eq!(result["content"][0]["type"], "text");
-    assert_eq!(result["content"][0]["text"], stdout.as_str());
     stdout
 }
 
@@ -163,22 +145,8 @@ async fn tools_list_has_exactly_the_runnable_commands() {
 
         for tool in &tools {
             let tool = serde_json::to_value(tool).unwrap();
-            let output = &tool["outputSchema"];
-            assert_eq!(output["type"], "object", "{tool}");
-            assert_eq!(output["properties"]["stdout"]["type"], "string", "{tool}");
-            assert_eq!(output["properties"]["stderr"]["type"], "string", "{tool}");
-            assert_eq!(
-                output["properties"]["exitCode"]["type"], "integer",
-                "{tool}"
-            );
-            let mut required: Vec<&str> = output["required"]
-                .as_array()
-                .expect("required")
-                .iter()
-                .map(|v| v.as_str().unwrap())
-                .collect();
-            required.sort_unstable();
-            assert_eq!(required, ["exitCode", "stderr", "stdout"], "{tool}");
+            // The output is text: no envelope schema repeated on every tool.
+            assert!(tool.get("outputSchema").is_none(), "{tool}");
             assert_eq!(tool["inputSchema"]["type"], "object", "{tool}");
             assert_eq!(tool["inputSchema"]["additionalProperties"], false, "{tool}");
             // The global options reach every tool.
@@ -386,7 +354,7 @@ async fn calls_change_the_task_file() {
             stderr,
             "error: task 2 is not done; pass --force to remove it anyway\n"
         );
-        assert_eq!(text(&r), stderr);
+        assert_eq!(text(&r), format!("[stderr]\n{stderr}[exit code 1]"));
         assert_eq!(std::fs::read(&db).unwrap(), before, "failed remove changed the file");
 
         // ...and with force it goes
@@ -475,7 +443,11 @@ async fn expect_arg_error(client: &Client, tool: &str, arguments: Value, propert
         stderr.contains(&format!("`{property}`")),
         "{arguments}: message does not name `{property}`: {stderr}"
     );
-    assert_eq!(text(&r), stderr, "the text content is the message");
+    assert_eq!(
+        text(&r),
+        format!("[stderr]\n{stderr}[exit code 2]"),
+        "the text content is the message"
+    );
     stderr
 }
 

@@ -228,6 +228,8 @@ mod tests {
             description: String::new(),
             params,
             groups,
+            serial: false,
+            timeout: None,
             route: Vec::new(),
         }
     }

@@ -53,6 +53,8 @@ fn collect_tools(
             description: describe(node, path),
             params,
             groups: node.groups.clone(),
+            serial: node.mcp.serial,
+            timeout: node.mcp.timeout,
             route: route.clone(),
         };
         let rules = describe_rules(&tool);

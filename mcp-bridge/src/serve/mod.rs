@@ -3,30 +3,42 @@
 //! then to the user's handler ([`run`]) — and the [`transport`] it is
 //! served over.
 
+mod capture;
+mod exec;
+mod pool;
 mod requests;
 mod run;
 pub(crate) mod transport;
 
 use std::sync::Arc;
+use std::time::Duration;
+
+use std::collections::HashMap;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CustomRequest, CustomResult, Implementation,
-    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, CancelledNotificationParam,
+    ContentBlock, CustomRequest, CustomResult, Implementation, ListToolsResult,
+    PaginatedRequestParams, ProgressNotificationParam, RequestId, ServerCapabilities, ServerConfig,
+    Tool,
 };
-use rmcp::service::RequestContext;
+use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::{Map, Value};
+use tokio_util::sync::CancellationToken;
 
 use crate::error::{ArgError, CallError, RegistryError};
-use crate::io::Io;
+use crate::handler::{Handler, IntoHandler, Job};
+use crate::io::{Io, ProgressFn};
 use crate::registry::Registry;
-use crate::spec::{output_schema, CommandSpec, ToolSpec};
+use crate::spec::{CommandSpec, ToolSpec};
 use crate::traits::McpCommand;
 
+#[cfg(unix)]
+pub(crate) use capture::StdCapture;
+pub(crate) use exec::Running;
+use exec::{CommandPolicy, Executor, Limits, Watch};
 use requests::malformed_request_error;
 pub use run::CallOutcome;
-pub(crate) use run::Handler;
-use run::{run_blocking, run_handler};
 
 /// The typed side of a server with the CLI's type erased, so that rmcp's
 /// service code is compiled once, in this crate, and not again in every
@@ -34,14 +46,8 @@ use run::{run_blocking, run_handler};
 trait Dispatch: Send + Sync {
     /// The index of `tool` in the table.
     fn position(&self, tool: &str) -> Option<usize>;
-    /// Builds the CLI's value from `arguments` and runs the handler on it
-    /// (through `block_in_place` when `offload`).
-    fn call(
-        &self,
-        tool: &str,
-        arguments: &Map<String, Value>,
-        offload: bool,
-    ) -> Result<CallOutcome, CallError>;
+    /// Builds the CLI's value from `arguments` and binds the handler to it.
+    fn prepare(&self, tool: &str, arguments: &Map<String, Value>) -> Result<Job, CallError>;
 }
 
 struct Typed<C> {
@@ -49,32 +55,45 @@ struct Typed<C> {
     handler: Handler<C>,
 }
 
-impl<C: McpCommand + 'static> Dispatch for Typed<C> {
+impl<C: McpCommand + Send + 'static> Dispatch for Typed<C> {
     fn position(&self, tool: &str) -> Option<usize> {
         self.registry.position(tool)
     }
 
-    fn call(
-        &self,
-        tool: &str,
-        arguments: &Map<String, Value>,
-        offload: bool,
-    ) -> Result<CallOutcome, CallError> {
+    fn prepare(&self, tool: &str, arguments: &Map<String, Value>) -> Result<Job, CallError> {
         let cli = self.registry.build(tool, arguments)?;
-        Ok(if offload {
-            run_blocking(|| run_handler(&self.handler, cli))
-        } else {
-            run_handler(&self.handler, cli)
-        })
+        Ok(self.handler.bind(cli))
     }
 }
 
 struct Shared {
     typed: Box<dyn Dispatch>,
     listed: ListToolsResult,
+    /// How each tool runs, in table order.
+    policies: Vec<CommandPolicy>,
     info: ServerConfig,
-    /// Whether calls run through `block_in_place`.
-    offload: bool,
+    exec: Executor,
+    /// Set when the server is shutting down: new calls are refused.
+    draining: std::sync::atomic::AtomicBool,
+    /// The calls in flight, by request id, with what stops them: only a
+    /// client's `notifications/cancelled` or the end of the shutdown grace
+    /// period (not rmcp's own end of session, after which calls still
+    /// finish their work).
+    in_flight: std::sync::Mutex<HashMap<RequestId, CancellationToken>>,
+}
+
+/// Removes a call from the calls in flight when it ends.
+struct InFlight<'a> {
+    shared: &'a Shared,
+    id: RequestId,
+}
+
+impl Drop for InFlight<'_> {
+    fn drop(&mut self) {
+        if let Ok(mut in_flight) = self.shared.in_flight.lock() {
+            in_flight.remove(&self.id);
+        }
+    }
 }
 
 /// The MCP server for a CLI: an rmcp [`ServerHandler`].
@@ -105,47 +124,111 @@ pub struct BridgeServer {
 }
 
 impl BridgeServer {
-    /// A server for the CLI `C`, running `handler` for every tool call.
-    pub fn new<C, R, F>(handler: F) -> Result<Self, RegistryError>
+    /// A server for the CLI `C`, running `handler` for every tool call
+    /// (any handler [`IntoHandler`] takes).
+    pub fn new<C, K, H>(handler: H) -> Result<Self, RegistryError>
     where
-        C: McpCommand + 'static,
-        R: crate::io::Report,
-        F: Fn(C, &mut Io<'_>) -> R + Send + Sync + 'static,
+        C: McpCommand + Send + 'static,
+        H: IntoHandler<C, K>,
     {
-        let handler: Handler<C> = Arc::new(move |cli, io| handler(cli, io).report(io));
-        Ok(Self::from_registry(Registry::<C>::new()?, handler))
+        Ok(Self::from_registry(
+            Registry::<C>::new()?,
+            handler.into_handler().0,
+        ))
     }
 
-    pub(crate) fn from_registry<C: McpCommand + 'static>(
+    pub(crate) fn from_registry<C: McpCommand + Send + 'static>(
         registry: Registry<C>,
         handler: Handler<C>,
     ) -> Self {
-        let output_schema = Arc::new(output_schema());
-        let tools = registry
+        let tools = registry.tools().map(rmcp_tool).collect();
+        let policies = registry
             .tools()
-            .map(|spec| rmcp_tool(spec, &output_schema))
+            .map(|spec| CommandPolicy {
+                serial: spec.serial,
+                timeout: spec.timeout,
+            })
             .collect();
         let info = server_info(registry.root());
         Self {
             shared: Arc::new(Shared {
                 typed: Box::new(Typed { registry, handler }),
                 listed: ListToolsResult::with_all_items(tools),
+                policies,
                 info,
-                offload: false,
+                exec: Executor::new(Limits::default()),
+                draining: std::sync::atomic::AtomicBool::new(false),
+                in_flight: std::sync::Mutex::default(),
             }),
         }
     }
 
-    /// Runs each call on a thread that may block (`block_in_place`), so a
-    /// slow command does not hold up other requests on its worker. Off by
-    /// default: a call then runs inline, as a synchronous rmcp tool does,
-    /// which is the fastest (see docs/benchmarks.md).
-    pub fn offload_calls(mut self, offload: bool) -> Self {
+    fn configure(mut self, change: impl FnOnce(&mut Shared)) -> Self {
         match Arc::get_mut(&mut self.shared) {
-            Some(shared) => shared.offload = offload,
-            None => tracing::warn!("offload_calls ignored: the server is already shared"),
+            Some(shared) => change(shared),
+            None => tracing::warn!("setting ignored: the server is already shared"),
         }
         self
+    }
+
+    /// Answers a call still running after `timeout` with an error naming
+    /// the timeout (exit code 124); a command's own
+    /// `#[mcp(timeout = "...")]` wins. Off by default.
+    pub fn call_timeout(self, timeout: Option<Duration>) -> Self {
+        self.configure(|shared| {
+            let mut limits = shared.exec.limits().clone();
+            limits.timeout = timeout;
+            shared.exec.set_limits(limits);
+        })
+    }
+
+    /// Runs at most `calls` calls at the same time; the others wait their
+    /// turn (default 16).
+    pub fn max_concurrent_calls(self, calls: usize) -> Self {
+        self.configure(|shared| {
+            let mut limits = shared.exec.limits().clone();
+            limits.max_concurrent = calls.max(1);
+            shared.exec.set_limits(limits);
+        })
+    }
+
+    /// Keeps at most `bytes` of each of a call's stdout and stderr: the
+    /// start and the end, with a marker saying how much was cut between
+    /// (default 48 KiB, so a result stays within what clients accept).
+    pub fn output_limit(self, bytes: usize) -> Self {
+        self.configure(|shared| {
+            let mut limits = shared.exec.limits().clone();
+            limits.output_limit = bytes.max(64);
+            shared.exec.set_limits(limits);
+        })
+    }
+
+    /// Captures fd 1 and fd 2 around calls of handlers that print.
+    #[cfg(unix)]
+    pub(crate) fn capture_with(self, capture: Arc<StdCapture>) -> Self {
+        self.configure(|shared| shared.exec.capture_with(capture))
+    }
+
+    /// The calls still running.
+    pub(crate) fn running(&self) -> Arc<Running> {
+        Arc::clone(self.shared.exec.running())
+    }
+
+    /// Refuses new calls from now on (the server is shutting down).
+    pub(crate) fn drain(&self) {
+        self.shared
+            .draining
+            .store(true, std::sync::atomic::Ordering::SeqCst);
+    }
+
+    /// Stops every call in flight, as a client's cancellation would (the
+    /// shutdown grace period is over).
+    pub(crate) fn stop_calls(&self) {
+        if let Ok(in_flight) = self.shared.in_flight.lock() {
+            for token in in_flight.values() {
+                token.cancel();
+            }
+        }
     }
 
     /// The tool definitions exactly as `tools/list` returns them.
@@ -153,20 +236,40 @@ impl BridgeServer {
         &self.shared.listed.tools
     }
 
-    /// Runs one tool call to completion on the current thread.
+    /// Runs one tool call to completion, as `tools/call` would, without
+    /// the limits of a served call (no timeout, no capture of the
+    /// process's streams: a handler that prints with `println!` prints to
+    /// this process's stdout, and the outcome has its exit code only).
     ///
     /// Errors only for an unknown tool; bad arguments become an outcome
     /// with exit code 2 and the message on stderr, as clap would report
-    /// them.
+    /// them. An `async` handler runs on a runtime of its own, so this must
+    /// not be called from within one.
     pub fn call(
         &self,
         tool: &str,
         arguments: Map<String, Value>,
     ) -> Result<CallOutcome, CallError> {
-        match self.shared.typed.call(tool, &arguments, false) {
-            Err(CallError::InvalidArguments(error)) => Ok(invalid_arguments(&error)),
-            other => other,
-        }
+        let job = match self.shared.typed.prepare(tool, &arguments) {
+            Ok(job) => job,
+            Err(CallError::InvalidArguments(error)) => return Ok(invalid_arguments(&error)),
+            Err(other) => return Err(other),
+        };
+        let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
+        let exit_code = match job {
+            Job::WithIo(f) => f(&mut Io::new(&mut stdout, &mut stderr, true)),
+            Job::Plain(f) => f(),
+            Job::Async(call) => tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .map_err(|error| CallError::Failed(error.to_string()))?
+                .block_on(call),
+        };
+        Ok(CallOutcome {
+            stdout: String::from_utf8_lossy(&stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&stderr).into_owned(),
+            exit_code,
+        })
     }
 }
 
@@ -189,13 +292,35 @@ fn invalid_arguments(error: &ArgError) -> CallOutcome {
     }
 }
 
-fn rmcp_tool(spec: &ToolSpec, output_schema: &Arc<Map<String, Value>>) -> Tool {
+fn rmcp_tool(spec: &ToolSpec) -> Tool {
     Tool::new(
         spec.name.clone(),
         spec.description.clone(),
         Arc::new(spec.input_schema()),
     )
-    .with_raw_output_schema(Arc::clone(output_schema))
+}
+
+/// Sends `notifications/progress` for a call whose request asked for it,
+/// in order, from any thread.
+fn progress_reporter(context: &RequestContext<RoleServer>) -> Option<ProgressFn> {
+    let token = context.meta.get_progress_token()?;
+    let peer = context.peer.clone();
+    let (sender, mut receiver) =
+        tokio::sync::mpsc::unbounded_channel::<ProgressNotificationParam>();
+    tokio::spawn(async move {
+        while let Some(progress) = receiver.recv().await {
+            if let Err(error) = peer.notify_progress(progress).await {
+                tracing::debug!(%error, "progress not sent");
+                break;
+            }
+        }
+    });
+    Some(Arc::new(move |done, total, message| {
+        let mut progress = ProgressNotificationParam::new(token.clone(), done);
+        progress.total = total;
+        progress.message = message;
+        let _ = sender.send(progress);
+    }))
 }
 
 impl ServerHandler for BridgeServer {
@@ -234,12 +359,19 @@ impl ServerHandler for BridgeServer {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let arguments = request.arguments.unwrap_or_default();
         let shared = &self.shared;
-        let outcome = match shared.typed.call(&request.name, &arguments, shared.offload) {
-            Ok(outcome) => outcome,
+        if shared.draining.load(std::sync::atomic::Ordering::SeqCst) {
+            return Ok(CallToolResult::error(vec![ContentBlock::text(format!(
+                "tool `{}` not run: the server is shutting down",
+                request.name
+            ))])
+            .into());
+        }
+        let arguments = request.arguments.unwrap_or_default();
+        let job = match shared.typed.prepare(&request.name, &arguments) {
+            Ok(job) => job,
             Err(CallError::UnknownTool { name }) => {
                 tracing::warn!(tool = %name, "call to an unknown tool");
                 return Err(ErrorData::invalid_params(
@@ -249,9 +381,49 @@ impl ServerHandler for BridgeServer {
             }
             Err(CallError::InvalidArguments(error)) => {
                 tracing::debug!(%error, "invalid arguments");
-                invalid_arguments(&error)
+                return Ok(invalid_arguments(&error).into_result().into());
             }
+            Err(error) => return Err(ErrorData::internal_error(error.to_string(), None)),
         };
-        Ok(outcome.into_result().into())
+        let policy = shared
+            .typed
+            .position(&request.name)
+            .and_then(|index| shared.policies.get(index).copied())
+            .unwrap_or_default();
+        let cancel = CancellationToken::new();
+        if let Ok(mut in_flight) = shared.in_flight.lock() {
+            in_flight.insert(context.id.clone(), cancel.clone());
+        }
+        let _in_flight = InFlight {
+            shared,
+            id: context.id.clone(),
+        };
+        let watch = Watch {
+            cancel,
+            progress: progress_reporter(&context),
+        };
+        match shared.exec.run(&request.name, job, policy, watch).await {
+            Some(outcome) => Ok(outcome.into_result().into()),
+            // Cancelled: rmcp sends no answer for it.
+            None => Err(ErrorData::internal_error("the call was cancelled", None)),
+        }
+    }
+
+    async fn on_cancelled(
+        &self,
+        notification: CancelledNotificationParam,
+        _context: NotificationContext<RoleServer>,
+    ) {
+        let Some(id) = notification.request_id else {
+            return;
+        };
+        let token = match self.shared.in_flight.lock() {
+            Ok(mut in_flight) => in_flight.remove(&id),
+            Err(_) => None,
+        };
+        if let Some(token) = token {
+            tracing::info!(%id, reason = ?notification.reason, "call cancelled by the client");
+            token.cancel();
+        }
     }
 }

@@ -58,6 +58,12 @@ pub struct McpAttrs {
     pub description: Option<String>,
     /// `#[mcp(skip)]`: the command (and everything below it) is not exposed.
     pub skip: bool,
+    /// `#[mcp(serial)]`: never runs at the same time as a call of another
+    /// serial command (or of itself).
+    pub serial: bool,
+    /// `#[mcp(timeout = "30s")]`: the longest a call may run.
+    #[serde(skip)]
+    pub timeout: Option<std::time::Duration>,
 }
 
 impl CommandSpec {
@@ -214,6 +220,12 @@ pub struct ToolSpec {
     /// Argument groups of the command.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub groups: Vec<GroupSpec>,
+    /// `#[mcp(serial)]`: calls never overlap another serial command's.
+    #[serde(skip)]
+    pub serial: bool,
+    /// `#[mcp(timeout = "...")]`: the longest a call may run.
+    #[serde(skip)]
+    pub timeout: Option<std::time::Duration>,
     /// The variant indices the typed build follows to reach this command.
     #[serde(skip)]
     pub(crate) route: Vec<u32>,

@@ -15,20 +15,7 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
-use serde::{Deserialize, Serialize};
-
-/// What every tool returns as `structuredContent` (the same shape as
-/// mcp-bridge's, so both servers send the same amount of JSON).
-#[derive(Serialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-struct Output {
-    /// What the tool printed
-    stdout: String,
-    /// What the tool printed as errors
-    stderr: String,
-    /// 0 means success
-    exit_code: i32,
-}
+use serde::Deserialize;
 
 /// Runs one tool: arguments in, result out.
 type Call = fn(JsonObject) -> CallToolResult;
@@ -46,14 +33,8 @@ fn invoke<A: DeserializeOwned>(arguments: JsonObject, run: fn(A, &mut String)) -
     };
     let mut stdout = String::new();
     run(args, &mut stdout);
-    let mut result = CallToolResult::success(vec![ContentBlock::text(stdout.clone())]);
-    let output = Output {
-        stdout,
-        stderr: String::new(),
-        exit_code: 0,
-    };
-    result.structured_content = Some(serde_json::to_value(output).expect("output serializes"));
-    result
+    // The same answer as mcp-bridge's: the output once, as text.
+    CallToolResult::success(vec![ContentBlock::text(stdout)])
 }
 
 fn schema<T: JsonSchema>() -> Arc<JsonObject> {
@@ -94,15 +75,13 @@ macro_rules! tools {
 
         /// Every tool with the function that runs it.
         fn tools() -> Vec<(Tool, Call)> {
-            let output = schema::<Output>();
             vec![$(
                 (
                     Tool::new(
                         concat!($prefix, stringify!($name)),
                         "Greet someone, a number of times",
                         schema::<$name::Args>(),
-                    )
-                    .with_raw_output_schema(Arc::clone(&output)),
+                    ),
                     (|arguments| invoke(arguments, $name::run)) as Call,
                 ),
             )*]

@@ -1,11 +1,19 @@
-//! A CLI made to misbehave, for integration tests: its handler prints
-//! straight to the process's stdout (as a careless dependency would), and it
-//! has its own `mcp` command, so the bridge must be renamed.
+//! A CLI made to misbehave, for integration tests of the execution model:
+//! it prints with `println!` (and through `Io`), panics, sleeps, floods
+//! its output, reads stdin, starts child processes and runtimes of its
+//! own, and has its own `mcp` command, so the bridge must be renamed.
 //!
-//! The bridge's command name comes from `FIXTURE_BRIDGE_NAME` (default
-//! `mcp`), so tests can try both the clash and the rename.
+//! Environment:
+//! - `FIXTURE_BRIDGE_NAME`: the bridge's command name (default `mcp`);
+//! - `FIXTURE_HANDLER`: which kind of handler serves it: `io` (default,
+//!   `Fn(Cli, &mut Io)`), `plain` (`Fn(Cli) -> Result`, printing with
+//!   `println!`) or `async` (`async fn(Cli)`);
+//! - `FIXTURE_TIMEOUT_MS`, `FIXTURE_OUTPUT_LIMIT`, `FIXTURE_MAX_CALLS`,
+//!   `FIXTURE_GRACE_MS`: the bridge's limits.
 
+use std::io::{Read, Write};
 use std::process::ExitCode;
+use std::time::Duration;
 
 use clap::{Parser, Subcommand};
 use mcp_bridge::{Bridge, Io, McpTool};
@@ -20,7 +28,7 @@ struct Cli {
 
 #[derive(Subcommand, McpTool, Debug)]
 enum Command {
-    /// Print through the bridge's writer, and also straight to stdout
+    /// Print a text (and, with an `Io` handler, a stray `println!` too)
     Shout {
         /// What to print
         text: String,
@@ -29,26 +37,179 @@ enum Command {
     Mcp,
     /// Panic, to show a panic becomes an error result
     Crash,
+    /// Sleep, then print `slept`
+    Sleep {
+        /// How long, in milliseconds
+        #[arg(long, default_value_t = 1000)]
+        ms: u64,
+    },
+    /// Print many numbered lines
+    Flood {
+        /// How many
+        #[arg(long)]
+        lines: u64,
+    },
+    /// Read stdin to its end and print how many bytes it had
+    ReadStdin,
+    /// Start a child process that prints to stdout and stderr
+    Child,
+    /// Start a tokio runtime of its own and `block_on` it, as blocking
+    /// HTTP clients do
+    NestedRuntime,
+    /// Exit with a code
+    Exit {
+        /// The code
+        code: u8,
+    },
+    /// Fail with an error
+    Fail,
+    /// Report progress in steps (with an `Io` handler)
+    Progress {
+        /// How many steps
+        #[arg(long, default_value_t = 3)]
+        steps: u32,
+    },
 }
 
-fn run(cli: Cli, io: &mut Io) -> std::io::Result<()> {
+/// The `Io` handler: writes through the bridge's writers.
+fn run_io(cli: Cli, io: &mut Io) -> Result<(), String> {
+    let text = |e: std::io::Error| e.to_string();
     match cli.command {
-        Command::Shout { text } => {
-            println!("stray println: {text}");
-            writeln!(io.out(), "shouted {text}")?;
+        Command::Shout { text: said } => {
+            println!("stray println: {said}");
+            writeln!(io.out(), "shouted {said}").map_err(text)?;
         }
-        Command::Mcp => writeln!(io.out(), "the CLI's own mcp command")?,
+        Command::Mcp => writeln!(io.out(), "the CLI's own mcp command").map_err(text)?,
         Command::Crash => panic!("deliberate crash"),
+        Command::Sleep { ms } => {
+            let until = std::time::Instant::now() + Duration::from_millis(ms);
+            while std::time::Instant::now() < until {
+                if io.cancelled() {
+                    writeln!(io.err(), "stopped early").map_err(text)?;
+                    return Ok(());
+                }
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            writeln!(io.out(), "slept").map_err(text)?;
+        }
+        Command::Flood { lines } => {
+            for i in 0..lines {
+                writeln!(io.out(), "line {i}").map_err(text)?;
+            }
+        }
+        Command::Progress { steps } => {
+            for step in 1..=steps {
+                io.progress(f64::from(step), Some(f64::from(steps)), Some("working"));
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            writeln!(io.out(), "done").map_err(text)?;
+        }
+        other => return run_plain(Cli { command: other }),
     }
     Ok(())
 }
 
+/// The plain handler: prints with `println!`, as a CLI's `main` does.
+fn run_plain(cli: Cli) -> Result<(), String> {
+    match cli.command {
+        Command::Shout { text } => println!("shouted {text}"),
+        Command::Mcp => println!("the CLI's own mcp command"),
+        Command::Crash => panic!("deliberate crash"),
+        Command::Sleep { ms } => {
+            std::thread::sleep(Duration::from_millis(ms));
+            println!("slept");
+        }
+        Command::Flood { lines } => {
+            let stdout = std::io::stdout();
+            let mut out = stdout.lock();
+            for i in 0..lines {
+                writeln!(out, "line {i}").map_err(|e| e.to_string())?;
+            }
+        }
+        Command::ReadStdin => {
+            let mut input = Vec::new();
+            std::io::stdin()
+                .read_to_end(&mut input)
+                .map_err(|e| e.to_string())?;
+            println!("stdin had {} bytes", input.len());
+        }
+        Command::Child => {
+            let status = std::process::Command::new("sh")
+                .args(["-c", "echo from the child; echo child complains >&2"])
+                .status()
+                .map_err(|e| e.to_string())?;
+            println!("child exited with {}", status.code().unwrap_or(-1));
+        }
+        Command::NestedRuntime => {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .map_err(|e| e.to_string())?;
+            let answer = runtime.block_on(async {
+                tokio::time::sleep(Duration::from_millis(5)).await;
+                42
+            });
+            println!("the nested runtime answered {answer}");
+        }
+        Command::Exit { code } => std::process::exit(i32::from(code)),
+        Command::Fail => return Err("the command failed on purpose".into()),
+        Command::Progress { .. } => println!("no progress without Io"),
+    }
+    Ok(())
+}
+
+/// The async handler.
+async fn run_async(cli: Cli) -> Result<(), String> {
+    match cli.command {
+        Command::Sleep { ms } => {
+            tokio::time::sleep(Duration::from_millis(ms)).await;
+            println!("slept");
+            Ok(())
+        }
+        Command::Shout { text } => {
+            tokio::task::yield_now().await;
+            println!("shouted {text}");
+            Ok(())
+        }
+        Command::Crash => {
+            tokio::task::yield_now().await;
+            panic!("deliberate crash")
+        }
+        // The rest is synchronous work: off the runtime's workers.
+        other => tokio::task::spawn_blocking(move || run_plain(Cli { command: other }))
+            .await
+            .map_err(|e| e.to_string())?,
+    }
+}
+
+fn number(name: &str) -> Option<u64> {
+    std::env::var(name).ok()?.parse().ok()
+}
+
 fn main() -> ExitCode {
     let name = std::env::var("FIXTURE_BRIDGE_NAME").unwrap_or_else(|_| "mcp".to_owned());
-    // `FIXTURE_OFFLOAD=1` runs calls through `block_in_place`.
-    let offload = std::env::var_os("FIXTURE_OFFLOAD").is_some();
-    Bridge::new(run)
-        .command_name(name)
-        .offload_calls(offload)
-        .run()
+    let handler = std::env::var("FIXTURE_HANDLER").unwrap_or_default();
+    macro_rules! configured {
+        ($bridge:expr) => {{
+            let mut bridge = $bridge.command_name(name);
+            if let Some(ms) = number("FIXTURE_TIMEOUT_MS") {
+                bridge = bridge.call_timeout(Duration::from_millis(ms));
+            }
+            if let Some(bytes) = number("FIXTURE_OUTPUT_LIMIT") {
+                bridge = bridge.output_limit(bytes as usize);
+            }
+            if let Some(calls) = number("FIXTURE_MAX_CALLS") {
+                bridge = bridge.max_concurrent_calls(calls as usize);
+            }
+            if let Some(ms) = number("FIXTURE_GRACE_MS") {
+                bridge = bridge.shutdown_grace(Duration::from_millis(ms));
+            }
+            bridge.run()
+        }};
+    }
+    match handler.as_str() {
+        "plain" => configured!(Bridge::new(run_plain)),
+        "async" => configured!(Bridge::new(run_async)),
+        _ => configured!(Bridge::new(run_io)),
+    }
 }

@@ -44,3 +44,47 @@ pub fn taskctl() -> &'static Path {
         bin
     })
 }
+
+/// A tool result's text read back into `(stdout, stderr, exit code)`: the
+/// text is stdout, then stderr under a `[stderr]` line, then a failure's
+/// `[exit code N]`. Also checks `isError` matches the exit code and that
+/// the output is sent once (no `structuredContent`).
+pub fn outcome(result: &serde_json::Value) -> (String, String, i64) {
+    let text = result["content"][0]["text"]
+        .as_str()
+        .unwrap_or_else(|| panic!("a text result: {result}"));
+    assert_eq!(
+        result["content"].as_array().map(Vec::len),
+        Some(1),
+        "one text: {result}"
+    );
+    assert!(
+        result.get("structuredContent").is_none(),
+        "sent once: {result}"
+    );
+    let (rest, code) = match text.rfind("[exit code ") {
+        Some(at) if text.ends_with(']') => {
+            let code = text[at + "[exit code ".len()..text.len() - 1]
+                .parse()
+                .expect("an exit code");
+            // The output before it ends with a newline (one is added when
+            // it has none).
+            (&text[..at], code)
+        }
+        _ => (text, 0),
+    };
+    let (stdout, stderr) = match rest.find("[stderr]\n") {
+        Some(0) => (String::new(), rest["[stderr]\n".len()..].to_owned()),
+        Some(at) if rest[..at].ends_with('\n') => (
+            rest[..at].to_owned(),
+            rest[at + "[stderr]\n".len()..].to_owned(),
+        ),
+        _ => (rest.to_owned(), String::new()),
+    };
+    assert_eq!(
+        result["isError"],
+        serde_json::json!(code != 0),
+        "isError matches the exit code: {result}"
+    );
+    (stdout, stderr, code)
+}

@@ -1,12 +1,14 @@
-//! The guarded stdio streams: the protocol keeps a private handle on the
-//! original standard output, and fd 1 is pointed at stderr.
+//! The guarded stdio streams: the protocol keeps private handles on the
+//! original standard input and output; fd 1 is pointed at stderr and fd 0
+//! at `/dev/null`.
 
 use super::{LineTransport, Reader, Writer};
 
-/// Standard input and a private handle on the original standard output,
-/// after pointing the process's fd 1 at stderr: from then on a stray
-/// `println!` in the handler or a dependency lands in the log, never in the
-/// protocol.
+/// Private handles on the original standard input and output, after
+/// pointing the process's fd 1 at stderr and fd 0 at `/dev/null`: from
+/// then on a stray `println!` in a handler or a dependency lands in the log
+/// (or a call's captured output), never in the protocol, and a handler
+/// reading stdin reads nothing instead of the client's messages.
 pub(crate) fn guarded_stdio() -> std::io::Result<LineTransport> {
     #[cfg(unix)]
     {
@@ -16,6 +18,7 @@ pub(crate) fn guarded_stdio() -> std::io::Result<LineTransport> {
         std::io::stdout().flush()?;
         let (reader, writer) = unix_protocol_streams()?;
         rustix::stdio::dup2_stdout(std::io::stderr().as_fd())?;
+        rustix::stdio::dup2_stdin(std::fs::File::open("/dev/null")?.as_fd())?;
         Ok(LineTransport::new(reader, writer))
     }
     #[cfg(not(unix))]
@@ -40,9 +43,11 @@ fn unix_protocol_streams() -> std::io::Result<(Reader, Writer)> {
             return Ok((Box::pin(reader), Box::pin(writer)));
         }
     }
+    let input = std::io::stdin().as_fd().try_clone_to_owned()?;
+    let reader = tokio::fs::File::from_std(std::fs::File::from(input));
     let output = std::io::stdout().as_fd().try_clone_to_owned()?;
     let writer = tokio::fs::File::from_std(std::fs::File::from(output));
-    Ok((Box::pin(tokio::io::stdin()), Box::pin(writer)))
+    Ok((Box::pin(reader), Box::pin(writer)))
 }
 
 #[cfg(target_os = "linux")]

@@ -1,0 +1,373 @@
+//! Running a call's job off the event loop, within the server's limits:
+//! how many calls at once, one `#[mcp(serial)]` command at a time, one
+//! output capture at a time, a timeout, cancellation, bounded output, and
+//! a count of calls still running for a graceful shutdown.
+//!
+//! - A synchronous handler runs on tokio's blocking pool, never on a
+//!   worker thread, so `ping` and other calls keep being answered, and a
+//!   handler may start its own runtime and `block_on` it.
+//! - An async handler runs as a task of the server's runtime; a cancelled
+//!   or timed-out one is dropped at its next `.await`.
+//! - A handler that prints to the process's streams (`println!`) runs
+//!   while fd 1 and fd 2 point at pipes read into the result; such calls
+//!   take turns, as two of them would otherwise print into each other's
+//!   results. Calls of handlers writing through `Io` run side by side.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::{Mutex, Notify, OwnedMutexGuard, OwnedSemaphorePermit, Semaphore};
+use tokio_util::sync::CancellationToken;
+
+use super::capture::Bounded;
+use super::pool::Pool;
+use super::run::{panic_message, CallOutcome};
+use crate::handler::Job;
+use crate::io::{Io, ProgressFn};
+
+/// The exit code of a call cut off by its timeout (as `timeout(1)`).
+pub(crate) const TIMEOUT_EXIT_CODE: i32 = 124;
+
+/// The server's limits on calls.
+#[derive(Debug, Clone)]
+pub(crate) struct Limits {
+    /// The longest a call may run before it is answered as timed out.
+    pub(crate) timeout: Option<Duration>,
+    /// How many calls may run at the same time.
+    pub(crate) max_concurrent: usize,
+    /// The most bytes kept of each of a call's stdout and stderr.
+    pub(crate) output_limit: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self {
+            timeout: None,
+            max_concurrent: 16,
+            // Two streams of 48 KiB stay under the ~25k tokens clients
+            // accept in one tool result.
+            output_limit: 48 * 1024,
+        }
+    }
+}
+
+/// What a command says about how it runs (`#[mcp(serial)]`,
+/// `#[mcp(timeout = "...")]`).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct CommandPolicy {
+    pub(crate) serial: bool,
+    pub(crate) timeout: Option<Duration>,
+}
+
+/// Runs jobs within the limits.
+pub(crate) struct Executor {
+    limits: Limits,
+    slots: Arc<Semaphore>,
+    serial: Arc<Mutex<()>>,
+    capture_turn: Arc<Mutex<()>>,
+    #[cfg(unix)]
+    capture: Option<Arc<super::capture::StdCapture>>,
+    running: Arc<Running>,
+    /// Where synchronous handlers run.
+    pool: Pool,
+}
+
+/// The calls still running (a timed-out synchronous handler included).
+#[derive(Default)]
+pub(crate) struct Running {
+    count: AtomicUsize,
+    idle: Notify,
+}
+
+impl Running {
+    fn enter(self: &Arc<Self>) -> RunningGuard {
+        self.count.fetch_add(1, Ordering::SeqCst);
+        RunningGuard(Arc::clone(self))
+    }
+
+    /// How many calls are running.
+    pub(crate) fn count(&self) -> usize {
+        self.count.load(Ordering::SeqCst)
+    }
+
+    /// Waits until no call runs.
+    pub(crate) async fn idle(&self) {
+        loop {
+            let notified = self.idle.notified();
+            if self.count() == 0 {
+                return;
+            }
+            notified.await;
+        }
+    }
+}
+
+struct RunningGuard(Arc<Running>);
+
+impl Drop for RunningGuard {
+    fn drop(&mut self) {
+        if self.0.count.fetch_sub(1, Ordering::SeqCst) == 1 {
+            self.0.idle.notify_waiters();
+        }
+    }
+}
+
+/// Everything a job holds while it runs, released when it really ends
+/// (after its timeout, a synchronous handler still runs to its end).
+struct Held {
+    _slot: OwnedSemaphorePermit,
+    _serial: Option<OwnedMutexGuard<()>>,
+    _capture_turn: Option<OwnedMutexGuard<()>>,
+    _running: RunningGuard,
+}
+
+/// Where a call's progress and cancellation come from.
+pub(crate) struct Watch {
+    /// Cancelled when the client cancels the request.
+    pub(crate) cancel: CancellationToken,
+    pub(crate) progress: Option<ProgressFn>,
+}
+
+impl Executor {
+    pub(crate) fn new(limits: Limits) -> Self {
+        Self {
+            slots: Arc::new(Semaphore::new(limits.max_concurrent.max(1))),
+            pool: Pool::new(limits.max_concurrent.max(1)),
+            limits,
+            serial: Arc::default(),
+            capture_turn: Arc::default(),
+            #[cfg(unix)]
+            capture: None,
+            running: Arc::default(),
+        }
+    }
+
+    pub(crate) fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    pub(crate) fn set_limits(&mut self, limits: Limits) {
+        self.slots = Arc::new(Semaphore::new(limits.max_concurrent.max(1)));
+        self.pool = Pool::new(limits.max_concurrent.max(1));
+        self.limits = limits;
+    }
+
+    /// Captures fd 1 and fd 2 for handlers that print (set when serving
+    /// over stdio).
+    #[cfg(unix)]
+    pub(crate) fn capture_with(&mut self, capture: Arc<super::capture::StdCapture>) {
+        self.capture = Some(capture);
+    }
+
+    pub(crate) fn running(&self) -> &Arc<Running> {
+        &self.running
+    }
+
+    /// Runs `job` for `tool`; `None` when the client cancelled it (no
+    /// answer is due).
+    pub(crate) async fn run(
+        &self,
+        tool: &str,
+        job: Job,
+        policy: CommandPolicy,
+        watch: Watch,
+    ) -> Option<CallOutcome> {
+        let slot = Arc::clone(&self.slots)
+            .acquire_owned()
+            .await
+            .expect("the semaphore is never closed");
+        let serial = match policy.serial {
+            true => Some(Arc::clone(&self.serial).lock_owned().await),
+            false => None,
+        };
+        #[cfg(unix)]
+        let capture = self.capture.clone().filter(|_| job.prints_to_process());
+        #[cfg(unix)]
+        let capture_turn = match capture {
+            Some(_) => Some(Arc::clone(&self.capture_turn).lock_owned().await),
+            None => None,
+        };
+        #[cfg(not(unix))]
+        let capture_turn = None;
+        let held = Held {
+            _slot: slot,
+            _serial: serial,
+            _capture_turn: capture_turn,
+            _running: self.running.enter(),
+        };
+        let Watch { cancel, progress } = watch;
+        let limit = self.limits.output_limit;
+        let stop = Arc::new(AtomicBool::new(false));
+        let abort = CancellationToken::new();
+        #[cfg(unix)]
+        let start_capture = move || {
+            capture.and_then(|capture| match capture.start(limit) {
+                Ok(capturing) => Some(capturing),
+                Err(error) => {
+                    tracing::error!(%error, "cannot capture the call's output");
+                    None
+                }
+            })
+        };
+        #[cfg(unix)]
+        let finish_capture = move |capturing: Option<super::capture::Capturing>,
+                                   outcome: CallOutcome| {
+            match capturing {
+                Some(capturing) => {
+                    let (out, err) = capturing.finish(limit);
+                    CallOutcome {
+                        stdout: outcome.stdout + &out,
+                        stderr: outcome.stderr + &err,
+                        exit_code: outcome.exit_code,
+                    }
+                }
+                None => outcome,
+            }
+        };
+        #[cfg(not(unix))]
+        let start_capture = || None::<()>;
+        #[cfg(not(unix))]
+        let finish_capture = |_: Option<()>, outcome: CallOutcome| outcome;
+        let outcome = |exit_code, stdout, stderr| CallOutcome {
+            stdout,
+            stderr,
+            exit_code,
+        };
+        let run = async {
+            match job {
+                // Synchronous: on the pool, holding the call's turn until
+                // the handler really returns.
+                Job::WithIo(f) => {
+                    let stop = Arc::clone(&stop);
+                    self.pool
+                        .run(move || {
+                            let _held = held;
+                            let capturing = start_capture();
+                            let mut out = Bounded::new(limit);
+                            let mut err = Bounded::new(limit);
+                            let code = {
+                                let mut io =
+                                    Io::new(&mut out, &mut err, true).watched(stop, progress);
+                                run_caught(&mut io, f)
+                            };
+                            finish_capture(
+                                capturing,
+                                outcome(code, out.into_text(), err.into_text()),
+                            )
+                        })
+                        .wait()
+                        .await
+                }
+                Job::Plain(f) => {
+                    self.pool
+                        .run(move || {
+                            let _held = held;
+                            let capturing = start_capture();
+                            let code = {
+                                let mut sink = std::io::stderr();
+                                let mut nothing = std::io::sink();
+                                let mut io = Io::new(&mut nothing, &mut sink, true);
+                                run_caught(&mut io, |_| f())
+                            };
+                            finish_capture(capturing, outcome(code, String::new(), String::new()))
+                        })
+                        .wait()
+                        .await
+                }
+                // Async: a task of the runtime, dropped when stopped.
+                Job::Async(call) => {
+                    let abort = abort.clone();
+                    tokio::spawn(async move {
+                        let _held = held;
+                        let capturing = start_capture();
+                        let mut task = tokio::spawn(call);
+                        let code = tokio::select! {
+                            done = &mut task => match done {
+                                Ok(code) => code,
+                                Err(error) if error.is_panic() => {
+                                    let message = panic_message(&*error.into_panic());
+                                    tracing::error!("command panicked: {message}");
+                                    eprintln!("command panicked: {message}");
+                                    101
+                                }
+                                Err(_) => 101,
+                            },
+                            () = abort.cancelled() => {
+                                task.abort();
+                                let _ = task.await;
+                                TIMEOUT_EXIT_CODE
+                            }
+                        };
+                        finish_capture(capturing, outcome(code, String::new(), String::new()))
+                    })
+                    .await
+                    .ok()
+                }
+            }
+        };
+
+        let timeout = policy.timeout.or(self.limits.timeout);
+        let timer = async {
+            match timeout {
+                Some(timeout) => tokio::time::sleep(timeout).await,
+                None => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            done = run => Some(done.unwrap_or_else(|| CallOutcome {
+                stdout: String::new(),
+                stderr: "the call failed before it could answer\n".to_owned(),
+                exit_code: 101,
+            })),
+            () = cancel.cancelled() => {
+                tracing::info!(tool, "call stopped");
+                stop.store(true, Ordering::Relaxed);
+                abort.cancel();
+                None
+            }
+            () = timer => {
+                let timeout = timeout.unwrap_or_default();
+                tracing::warn!(tool, ?timeout, "call timed out");
+                stop.store(true, Ordering::Relaxed);
+                abort.cancel();
+                Some(CallOutcome {
+                    stdout: String::new(),
+                    stderr: format!(
+                        "tool `{tool}` timed out after {}: the command was asked to stop \
+                         and its result is not waited for\n",
+                        describe(timeout)
+                    ),
+                    exit_code: TIMEOUT_EXIT_CODE,
+                })
+            }
+        }
+    }
+}
+
+/// Runs a synchronous handler, turning a panic into exit code 101 with
+/// its message on the call's stderr.
+fn run_caught(io: &mut Io<'_>, f: impl FnOnce(&mut Io<'_>) -> i32) -> i32 {
+    match catch_unwind(AssertUnwindSafe(|| f(io))) {
+        Ok(code) => code,
+        Err(panic) => {
+            let message = panic_message(&*panic);
+            tracing::error!("command panicked: {message}");
+            let _ =
+                std::io::Write::write_fmt(io.err(), format_args!("command panicked: {message}\n"));
+            101
+        }
+    }
+}
+
+/// `30s`, `1.5s`, `250ms`.
+fn describe(duration: Duration) -> String {
+    if duration.subsec_nanos() == 0 {
+        format!("{}s", duration.as_secs())
+    } else if duration < Duration::from_secs(1) {
+        format!("{}ms", duration.as_millis())
+    } else {
+        format!("{:.1}s", duration.as_secs_f64())
+    }
+}

@@ -1,0 +1,270 @@
+//! The threads synchronous handlers run on: off the runtime's workers (so
+//! `ping` and other calls go on, and a handler may `block_on` a runtime
+//! of its own), with a hand-off cheap enough for a trivial call to cost
+//! what it costs inline.
+//!
+//! A hand-off through tokio's blocking pool wakes a parked thread and
+//! then the parked worker: four context switches, which nearly doubled the
+//! round trip of a trivial call (docs/benchmarks.md). Here a thread that
+//! just finished a call spins for a moment before it parks, so a call
+//! following closely is picked up without a wake-up; and the caller spins
+//! for a moment on the result before it awaits it, so a quick call comes
+//! back without one either. Both spins are short and bounded; idle
+//! threads park, and leave after a while.
+
+use std::collections::VecDeque;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+use tokio::sync::Notify;
+
+/// How long a thread that finished a call looks for the next one before it
+/// parks.
+const THREAD_SPIN: Duration = Duration::from_micros(100);
+/// How long the caller looks for a result before it awaits it.
+const CALLER_SPIN: Duration = Duration::from_micros(50);
+/// How long a parked thread waits for work before it leaves (one stays).
+const KEEP_ALIVE: Duration = Duration::from_secs(10);
+
+type Task = Box<dyn FnOnce() + Send>;
+
+/// A pool of threads for synchronous handlers.
+pub(crate) struct Pool {
+    shared: Arc<Shared>,
+}
+
+struct Shared {
+    state: Mutex<State>,
+    available: Condvar,
+    /// Tasks queued, readable without the lock (for spinning threads).
+    queued: AtomicUsize,
+    /// Threads spinning for work.
+    spinning: AtomicUsize,
+    max_threads: usize,
+}
+
+#[derive(Default)]
+struct State {
+    queue: VecDeque<Task>,
+    threads: usize,
+    parked: usize,
+}
+
+impl Pool {
+    /// A pool of at most `max_threads` threads, started when needed.
+    pub(crate) fn new(max_threads: usize) -> Self {
+        Self {
+            shared: Arc::new(Shared {
+                state: Mutex::default(),
+                available: Condvar::new(),
+                queued: AtomicUsize::new(0),
+                spinning: AtomicUsize::new(0),
+                max_threads: max_threads.max(1),
+            }),
+        }
+    }
+
+    /// Runs `f` on a thread of the pool; its result comes through the
+    /// returned [`Pending`] (`None` if `f` panicked).
+    pub(crate) fn run<T: Send + 'static>(
+        &self,
+        f: impl FnOnce() -> T + Send + 'static,
+    ) -> Pending<T> {
+        let slot = Arc::new(Slot {
+            done: AtomicBool::new(false),
+            value: Mutex::new(None),
+            notify: Notify::new(),
+        });
+        let filled = Arc::clone(&slot);
+        let task: Task = Box::new(move || {
+            let value = catch_unwind(AssertUnwindSafe(f)).ok();
+            if let Ok(mut slot) = filled.value.lock() {
+                *slot = value;
+            }
+            filled.done.store(true, Ordering::Release);
+            filled.notify.notify_one();
+        });
+        let shared = &self.shared;
+        let (wake, spawn) = {
+            let mut state = shared.state.lock().unwrap_or_else(|e| e.into_inner());
+            state.queue.push_back(task);
+            shared.queued.fetch_add(1, Ordering::SeqCst);
+            if shared.spinning.load(Ordering::SeqCst) > 0 {
+                (false, false)
+            } else if state.parked > 0 {
+                (true, false)
+            } else if state.threads < shared.max_threads {
+                state.threads += 1;
+                (false, true)
+            } else {
+                // Every thread is busy: the first to finish takes it.
+                (false, false)
+            }
+        };
+        if wake {
+            shared.available.notify_one();
+        }
+        if spawn {
+            let worker = Arc::clone(shared);
+            let started = std::thread::Builder::new()
+                .name("mcp-bridge-call".into())
+                .spawn(move || worker.work());
+            if let Err(error) = started {
+                tracing::error!(%error, "cannot start a thread for calls");
+                let mut state = shared.state.lock().unwrap_or_else(|e| e.into_inner());
+                state.threads -= 1;
+                // Run it here rather than never.
+                if let Some(task) = state.queue.pop_back() {
+                    shared.queued.fetch_sub(1, Ordering::SeqCst);
+                    drop(state);
+                    task();
+                }
+            }
+        }
+        Pending { slot }
+    }
+}
+
+impl Shared {
+    fn take(&self) -> Option<Task> {
+        if self.queued.load(Ordering::SeqCst) == 0 {
+            return None;
+        }
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let task = state.queue.pop_front()?;
+        self.queued.fetch_sub(1, Ordering::SeqCst);
+        Some(task)
+    }
+
+    fn work(self: Arc<Self>) {
+        loop {
+            if let Some(task) = self.take() {
+                task();
+                continue;
+            }
+            // Spin for the next call, then park.
+            self.spinning.fetch_add(1, Ordering::SeqCst);
+            let start = Instant::now();
+            let mut found = None;
+            let mut turns = 0u32;
+            while start.elapsed() < THREAD_SPIN {
+                if let Some(task) = self.take() {
+                    found = Some(task);
+                    break;
+                }
+                turns += 1;
+                if turns.is_multiple_of(32) {
+                    std::thread::yield_now();
+                } else {
+                    std::hint::spin_loop();
+                }
+            }
+            self.spinning.fetch_sub(1, Ordering::SeqCst);
+            if let Some(task) = found {
+                task();
+                continue;
+            }
+            let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+            loop {
+                if let Some(task) = state.queue.pop_front() {
+                    self.queued.fetch_sub(1, Ordering::SeqCst);
+                    drop(state);
+                    task();
+                    break;
+                }
+                state.parked += 1;
+                let (next, waited) = self
+                    .available
+                    .wait_timeout(state, KEEP_ALIVE)
+                    .unwrap_or_else(|e| e.into_inner());
+                state = next;
+                state.parked -= 1;
+                if waited.timed_out() && state.queue.is_empty() && state.threads > 1 {
+                    state.threads -= 1;
+                    return;
+                }
+            }
+        }
+    }
+}
+
+struct Slot<T> {
+    done: AtomicBool,
+    value: Mutex<Option<T>>,
+    notify: Notify,
+}
+
+/// The result of a call running on the pool.
+pub(crate) struct Pending<T> {
+    slot: Arc<Slot<T>>,
+}
+
+impl<T> Pending<T> {
+    /// The result, once the call ends; `None` if it panicked.
+    pub(crate) async fn wait(self) -> Option<T> {
+        let start = Instant::now();
+        while !self.slot.done.load(Ordering::Acquire) && start.elapsed() < CALLER_SPIN {
+            std::hint::spin_loop();
+        }
+        loop {
+            if self.slot.done.load(Ordering::Acquire) {
+                return self.slot.value.lock().ok().and_then(|mut v| v.take());
+            }
+            self.slot.notify.notified().await;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Pool;
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn calls_run_off_the_runtime_and_return_their_results() {
+        let pool = Pool::new(4);
+        let results: Vec<_> = (0..64).map(|i| pool.run(move || i * 2)).collect();
+        for (i, pending) in results.into_iter().enumerate() {
+            assert_eq!(pending.wait().await, Some(i * 2));
+        }
+        // A runtime of its own can be started and blocked on there.
+        let nested = pool.run(|| {
+            tokio::runtime::Builder::new_current_thread()
+                .build()
+                .unwrap()
+                .block_on(async { 7 })
+        });
+        assert_eq!(nested.wait().await, Some(7));
+        assert_eq!(pool.run(|| -> u8 { panic!("boom") }).wait().await, None);
+        assert_eq!(pool.run(|| 1).wait().await, Some(1));
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn calls_run_side_by_side() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        use std::sync::Arc;
+        use std::time::{Duration, Instant};
+
+        // Each call waits until all four have started: only calls running
+        // at the same time can all return `true`.
+        let pool = Pool::new(4);
+        let started = Arc::new(AtomicUsize::new(0));
+        let calls: Vec<_> = (0..4)
+            .map(|_| {
+                let started = Arc::clone(&started);
+                pool.run(move || {
+                    started.fetch_add(1, Ordering::SeqCst);
+                    let give_up = Instant::now() + Duration::from_secs(10);
+                    while started.load(Ordering::SeqCst) < 4 && Instant::now() < give_up {
+                        std::thread::sleep(Duration::from_millis(1));
+                    }
+                    started.load(Ordering::SeqCst) == 4
+                })
+            })
+            .collect();
+        for call in calls {
+            assert_eq!(call.wait().await, Some(true));
+        }
+    }
+}
