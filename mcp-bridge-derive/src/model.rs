@@ -103,6 +103,10 @@ pub(crate) struct McpAttrs {
     pub(crate) name: Option<Spanned<String>>,
     pub(crate) description: Option<Spanned<String>>,
     pub(crate) skip: Option<Span>,
+    /// `serial`: calls of the command never overlap another serial one's.
+    pub(crate) serial: Option<Span>,
+    /// `timeout = "30s"`, in milliseconds.
+    pub(crate) timeout: Option<u64>,
     /// `crate = "path"` (containers only): the path of the `mcp-bridge`
     /// crate, for users who renamed or re-export it.
     pub(crate) krate: Option<syn::Path>,

@@ -197,6 +197,33 @@ fn a_call_past_its_timeout_is_answered_with_an_error_naming_it() {
     }
 }
 
+#[test]
+fn calls_of_a_serial_command_never_overlap_and_others_do() {
+    let mut server = session("io", &[]);
+    for id in 2..5 {
+        send_call(&mut server, id, "fixture_exclusive", json!({"ms": 200}));
+    }
+    for _ in 2..5 {
+        let message = server.recv();
+        assert_eq!(text(&message["result"]), "others inside: 0\n", "{message}");
+    }
+    server.finish();
+}
+
+#[test]
+fn a_commands_own_timeout_wins() {
+    // `#[mcp(timeout = "200ms")]` on `hurry`; no bridge-wide timeout.
+    let mut server = session("io", &[]);
+    let result = server.call(2, "fixture_hurry", json!({"ms": 2000}));
+    assert!(
+        text(&result).contains("tool `fixture_hurry` timed out after 200ms"),
+        "{result}"
+    );
+    let result = server.call(3, "fixture_hurry", json!({"ms": 10}));
+    assert_eq!(text(&result), "done in time\n");
+    drop(server);
+}
+
 /// The server's peak resident memory, in KiB (Linux).
 fn peak_memory_kib(pid: u32) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
@@ -372,6 +399,6 @@ fn tools_command_writes_the_definitions_to_a_file() {
         .unwrap();
     assert!(status.success());
     let tools: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
-    assert_eq!(tools.as_array().unwrap().len(), 11);
+    assert_eq!(tools.as_array().unwrap().len(), 13);
     assert_eq!(tools[0]["inputSchema"]["required"], json!(["text"]));
 }

@@ -165,6 +165,11 @@ fn layer_tokens(p: &Private, layer: &Layer) -> TokenStream {
     let mcp_name = opt_str(layer.mcp.name.as_ref().map(|s| &s.value));
     let mcp_description = opt_str(layer.mcp.description.as_ref().map(|s| &s.value));
     let mcp_skip = layer.mcp.skip.is_some();
+    let mcp_serial = layer.mcp.serial.is_some();
+    let mcp_timeout = match layer.mcp.timeout {
+        Some(millis) => quote!(#p::Some(::core::time::Duration::from_millis(#millis))),
+        None => quote!(#p::None),
+    };
     let aliases = &layer.aliases;
     quote! {
         #p::CommandLayer {
@@ -176,6 +181,8 @@ fn layer_tokens(p: &Private, layer: &Layer) -> TokenStream {
             mcp_name: #mcp_name,
             mcp_description: #mcp_description,
             mcp_skip: #mcp_skip,
+            mcp_serial: #mcp_serial,
+            mcp_timeout: #mcp_timeout,
         }
     }
 }

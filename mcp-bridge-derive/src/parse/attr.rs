@@ -106,7 +106,9 @@ pub(crate) mod mcp_keys {
     pub(crate) const DESCRIPTION: &str = "description";
     pub(crate) const SKIP: &str = "skip";
     pub(crate) const CRATE: &str = "crate";
-    pub(crate) const ALL: &[&str] = &[NAME, DESCRIPTION, SKIP, CRATE];
+    pub(crate) const SERIAL: &str = "serial";
+    pub(crate) const TIMEOUT: &str = "timeout";
+    pub(crate) const ALL: &[&str] = &[NAME, DESCRIPTION, SKIP, CRATE, SERIAL, TIMEOUT];
 }
 
 /// Which attribute an item came from.
@@ -325,6 +327,9 @@ impl McpPlace {
                 }
             };
         }
+        if matches!(key, mcp_keys::SERIAL | mcp_keys::TIMEOUT) && self == McpPlace::ArgField {
+            return "an argument: how a call runs is said of its command; put it on the variant or struct of the command";
+        }
         match self {
             McpPlace::Container | McpPlace::Variant | McpPlace::ArgField => "",
             McpPlace::NestingField => {
@@ -345,7 +350,8 @@ impl McpPlace {
     fn accepts(self, key: &str) -> bool {
         match self {
             McpPlace::Container => mcp_keys::ALL.contains(&key),
-            McpPlace::Variant | McpPlace::ArgField => {
+            McpPlace::Variant => key != mcp_keys::CRATE,
+            McpPlace::ArgField => {
                 matches!(key, mcp_keys::NAME | mcp_keys::DESCRIPTION | mcp_keys::SKIP)
             }
             McpPlace::NestingField
@@ -358,10 +364,40 @@ impl McpPlace {
     /// The keys an unknown key is told apart from.
     fn expected(self) -> &'static str {
         match self {
-            McpPlace::Container => "`name`, `description`, `skip` or `crate`",
+            McpPlace::Container => "`name`, `description`, `skip`, `serial`, `timeout` or `crate`",
+            McpPlace::Variant => "`name`, `description`, `skip`, `serial` or `timeout`",
             _ => "`name`, `description` or `skip`",
         }
     }
+}
+
+/// `"30s"`, `"1m30s"`, `"500ms"`, `"2h"` in milliseconds.
+fn parse_duration_millis(text: &str) -> Option<u64> {
+    let mut total: u64 = 0;
+    let mut rest = text.trim();
+    if rest.is_empty() {
+        return None;
+    }
+    while !rest.is_empty() {
+        let digits = rest
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(rest.len());
+        let number: u64 = rest[..digits].parse().ok()?;
+        rest = &rest[digits..];
+        let unit = rest
+            .find(|c: char| c.is_ascii_digit())
+            .unwrap_or(rest.len());
+        let millis = match rest[..unit].trim() {
+            "ms" => 1,
+            "s" => 1_000,
+            "m" | "min" => 60_000,
+            "h" => 3_600_000,
+            _ => return None,
+        };
+        total = total.checked_add(number.checked_mul(millis)?)?;
+        rest = rest[unit..].trim_start();
+    }
+    Some(total)
 }
 
 enum McpItem {
@@ -455,6 +491,26 @@ pub(crate) fn mcp_attrs(cx: &Ctxt, attrs: &[Attribute], place: McpPlace) -> McpA
                 }
                 (mcp_keys::SKIP, McpItem::Str(key, _) | McpItem::Other(key, _)) => {
                     cx.error_at(&key, "`skip` takes no value: write `#[mcp(skip)]`");
+                }
+                (mcp_keys::SERIAL, McpItem::Flag(key)) => out.serial = Some(key.span()),
+                (mcp_keys::SERIAL, McpItem::Str(key, _) | McpItem::Other(key, _)) => {
+                    cx.error_at(&key, "`serial` takes no value: write `#[mcp(serial)]`");
+                }
+                (mcp_keys::TIMEOUT, McpItem::Str(key, lit)) => {
+                    if out.timeout.is_some() {
+                        cx.error_at(&key, "`timeout` is given twice in `#[mcp(...)]`; keep one");
+                    }
+                    match parse_duration_millis(&lit.value()) {
+                        Some(millis) if millis > 0 => out.timeout = Some(millis),
+                        _ => cx.error_at(
+                            &lit,
+                            format!(
+                                "`timeout = {:?}` is not a duration: write a number with a unit, \
+                                 `ms`, `s`, `m` or `h` (`\"30s\"`, `\"1m30s\"`, `\"500ms\"`), above zero",
+                                lit.value()
+                            ),
+                        ),
+                    }
                 }
                 (mcp_keys::CRATE, McpItem::Str(key, lit)) => {
                     if crate_given {

@@ -145,6 +145,12 @@ impl CommandSpec {
         if layer.mcp_skip {
             self.mcp.skip = true;
         }
+        if layer.mcp_serial {
+            self.mcp.serial = true;
+        }
+        if let Some(timeout) = layer.mcp_timeout {
+            self.mcp.timeout = Some(timeout);
+        }
     }
 }
 
@@ -161,6 +167,8 @@ pub struct CommandLayer {
     pub mcp_name: Option<&'static str>,
     pub mcp_description: Option<&'static str>,
     pub mcp_skip: bool,
+    pub mcp_serial: bool,
+    pub mcp_timeout: Option<std::time::Duration>,
 }
 
 /// An argument group (`#[group(...)]`, `#[arg(group = "...")]`).

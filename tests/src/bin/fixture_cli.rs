@@ -69,7 +69,25 @@ enum Command {
         #[arg(long, default_value_t = 3)]
         steps: u32,
     },
+    /// Stay a while in a section only one call may be in, and say whether
+    /// another call was in it too
+    #[mcp(serial)]
+    Exclusive {
+        /// How long, in milliseconds
+        #[arg(long, default_value_t = 200)]
+        ms: u64,
+    },
+    /// Sleep, under a timeout of its own
+    #[mcp(timeout = "200ms")]
+    Hurry {
+        /// How long, in milliseconds
+        #[arg(long, default_value_t = 2000)]
+        ms: u64,
+    },
 }
+
+/// How many calls are in `exclusive`'s section.
+static INSIDE: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
 /// The `Io` handler: writes through the bridge's writers.
 fn run_io(cli: Cli, io: &mut Io) -> Result<(), String> {
@@ -103,6 +121,18 @@ fn run_io(cli: Cli, io: &mut Io) -> Result<(), String> {
                 std::thread::sleep(Duration::from_millis(20));
             }
             writeln!(io.out(), "done").map_err(text)?;
+        }
+        Command::Exclusive { ms } => {
+            use std::sync::atomic::Ordering;
+            let others = INSIDE.fetch_add(1, Ordering::SeqCst);
+            std::thread::sleep(Duration::from_millis(ms));
+            let others = others.max(INSIDE.load(Ordering::SeqCst) - 1);
+            INSIDE.fetch_sub(1, Ordering::SeqCst);
+            writeln!(io.out(), "others inside: {others}").map_err(text)?;
+        }
+        Command::Hurry { ms } => {
+            std::thread::sleep(Duration::from_millis(ms));
+            writeln!(io.out(), "done in time").map_err(text)?;
         }
         other => return run_plain(Cli { command: other }),
     }
@@ -153,7 +183,9 @@ fn run_plain(cli: Cli) -> Result<(), String> {
         }
         Command::Exit { code } => std::process::exit(i32::from(code)),
         Command::Fail => return Err("the command failed on purpose".into()),
-        Command::Progress { .. } => println!("no progress without Io"),
+        Command::Progress { .. } | Command::Exclusive { .. } | Command::Hurry { .. } => {
+            println!("served with an Io handler only")
+        }
     }
     Ok(())
 }
