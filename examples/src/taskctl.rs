@@ -2,12 +2,12 @@
 //! tests) and what each command does.
 
 use std::fs;
-use std::io;
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use mcp_bridge::{Io, McpTool};
+use mcp_bridge::McpTool;
 use serde::{Deserialize, Serialize};
 
 /// Keep a small task list in a JSON file.
@@ -246,13 +246,8 @@ impl std::fmt::Display for TaskError {
     }
 }
 
-impl From<io::Error> for TaskError {
-    fn from(e: io::Error) -> Self {
-        TaskError::Io(PathBuf::from("<output>"), e)
-    }
-}
-
 impl TaskFile {
+    /// Reads the task file (a missing file is an empty list).
     pub fn load(path: &Path) -> Result<Self, TaskError> {
         match fs::read(path) {
             Ok(bytes) => {
@@ -266,9 +261,20 @@ impl TaskFile {
         }
     }
 
+    /// Replaces the task file atomically: the new content goes to a
+    /// temporary file next to it, reaches the disk, and is renamed over
+    /// the old one, so a reader (or a crash) sees the old file or the new
+    /// one, never half of one.
     pub fn save(&self, path: &Path) -> Result<(), TaskError> {
+        let fail = |e| TaskError::Io(path.into(), e);
         let json = serde_json::to_vec_pretty(self).expect("tasks serialize");
-        fs::write(path, json).map_err(|e| TaskError::Io(path.into(), e))
+        let name = path.file_name().unwrap_or_default().to_string_lossy();
+        let temporary = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
+        let mut file = fs::File::create(&temporary).map_err(fail)?;
+        file.write_all(&json).map_err(fail)?;
+        file.sync_all().map_err(fail)?;
+        drop(file);
+        fs::rename(&temporary, path).map_err(fail)
     }
 
     fn find(&mut self, id: u64) -> Result<&mut Task, TaskError> {
@@ -279,16 +285,36 @@ impl TaskFile {
     }
 }
 
-/// Runs one parsed command; the same code serves the CLI and MCP.
-pub fn run(cli: Cli, io: &mut Io<'_>) -> Result<(), TaskError> {
+/// Holds the task file's lock (a file next to it) while a command reads,
+/// changes and writes it, so two runs at once (two calls, or the CLI and
+/// the server) cannot lose each other's changes.
+struct Locked {
+    _file: fs::File,
+}
+
+impl Locked {
+    fn take(db: &Path) -> Result<Self, TaskError> {
+        let name = db.file_name().unwrap_or_default().to_string_lossy();
+        let path = db.with_file_name(format!(".{name}.lock"));
+        let fail = |e| TaskError::Io(path.clone(), e);
+        let file = fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .map_err(fail)?;
+        file.lock().map_err(fail)?;
+        Ok(Self { _file: file })
+    }
+}
+
+/// Runs one parsed command, printing its output: what `main` calls, in the
+/// terminal and as an MCP tool alike.
+pub fn run(cli: Cli) -> Result<(), TaskError> {
+    let _lock = Locked::take(&cli.db)?;
     let mut file = TaskFile::load(&cli.db)?;
     if cli.verbose > 0 {
-        writeln!(
-            io.err(),
-            "using {} ({} tasks)",
-            cli.db.display(),
-            file.tasks.len()
-        )?;
+        eprintln!("using {} ({} tasks)", cli.db.display(), file.tasks.len());
     }
     match cli.command {
         Command::Task(TaskCommand::Add(add)) => {
@@ -303,7 +329,7 @@ pub fn run(cli: Cli, io: &mut Io<'_>) -> Result<(), TaskError> {
                 status: add.status,
             });
             file.save(&cli.db)?;
-            writeln!(io.out(), "added task #{id}: {}", add.title)?;
+            println!("added task #{id}: {}", add.title);
         }
         Command::Task(TaskCommand::List { status, tag, all }) => {
             let mut tasks: Vec<&Task> = file
@@ -315,25 +341,20 @@ pub fn run(cli: Cli, io: &mut Io<'_>) -> Result<(), TaskError> {
                 .collect();
             tasks.sort_by_key(|t| (std::cmp::Reverse(t.priority), t.id));
             for task in tasks {
-                write!(
-                    io.out(),
+                let mut line = format!(
                     "#{} [{}] p{} {}",
                     task.id,
                     task.status.name(),
                     task.priority,
                     task.title
-                )?;
+                );
                 if !task.tags.is_empty() {
-                    write!(io.out(), " ({})", task.tags.join(", "))?;
+                    line += &format!(" ({})", task.tags.join(", "));
                 }
                 if let Some(minutes) = task.estimate_minutes.filter(|_| cli.verbose > 0) {
-                    write!(
-                        io.out(),
-                        " ~{}",
-                        format_duration(Duration::from_secs(minutes * 60))
-                    )?;
+                    line += &format!(" ~{}", format_duration(Duration::from_secs(minutes * 60)));
                 }
-                writeln!(io.out())?;
+                println!("{line}");
             }
         }
         Command::Task(TaskCommand::Done { ids }) => {
@@ -342,7 +363,7 @@ pub fn run(cli: Cli, io: &mut Io<'_>) -> Result<(), TaskError> {
             }
             file.save(&cli.db)?;
             for id in ids {
-                writeln!(io.out(), "done: #{id}")?;
+                println!("done: #{id}");
             }
         }
         Command::Task(TaskCommand::Remove { id, force }) => {
@@ -352,7 +373,7 @@ pub fn run(cli: Cli, io: &mut Io<'_>) -> Result<(), TaskError> {
             }
             file.tasks.retain(|t| t.id != id);
             file.save(&cli.db)?;
-            writeln!(io.out(), "removed task #{id}")?;
+            println!("removed task #{id}");
         }
         Command::Stats(StatsArgs { command }) => {
             let count = |s: Status| file.tasks.iter().filter(|t| t.status == s).count();
@@ -362,17 +383,14 @@ pub fn run(cli: Cli, io: &mut Io<'_>) -> Result<(), TaskError> {
                 "done": count(Status::Done),
             });
             match command {
-                None => writeln!(
-                    io.out(),
+                None => println!(
                     "todo: {}, doing: {}, done: {}",
-                    counts["todo"],
-                    counts["doing"],
-                    counts["done"]
-                )?,
+                    counts["todo"], counts["doing"], counts["done"]
+                ),
                 Some(StatsCommand::Export { file: path }) => {
                     fs::write(&path, counts.to_string())
                         .map_err(|e| TaskError::Io(path.clone(), e))?;
-                    writeln!(io.out(), "wrote {}", path.display())?;
+                    println!("wrote {}", path.display());
                 }
             }
         }
@@ -380,7 +398,7 @@ pub fn run(cli: Cli, io: &mut Io<'_>) -> Result<(), TaskError> {
             let before = file.tasks.len();
             file.tasks.retain(|t| t.status != Status::Done);
             file.save(&cli.db)?;
-            writeln!(io.out(), "purged {} tasks", before - file.tasks.len())?;
+            println!("purged {} tasks", before - file.tasks.len());
         }
     }
     Ok(())

@@ -453,3 +453,94 @@ fn closing_stdin_before_initialize_exits_with_status_0() {
         server.log()
     );
 }
+
+#[test]
+fn fifty_pipelined_adds_store_fifty_tasks() {
+    let mut server = Server::start();
+    server.initialize();
+    let db = server.db.to_str().unwrap().to_owned();
+    for id in 0..50 {
+        server.send(&json!({
+            "jsonrpc": "2.0", "id": 100 + id, "method": "tools/call",
+            "params": {"name": "taskctl_task_add",
+                       "arguments": {"db": db, "title": format!("task {id}")}}
+        }));
+    }
+    let mut answered = Vec::new();
+    for _ in 0..50 {
+        let message = server.recv();
+        let (stdout, _, code) = common::outcome(&message["result"]);
+        assert_eq!(code, 0, "{message}");
+        assert!(stdout.starts_with("added task #"), "{message}");
+        answered.push(message["id"].as_i64().unwrap());
+    }
+    answered.sort_unstable();
+    assert_eq!(answered, (100..150).collect::<Vec<_>>());
+    let file: Value = serde_json::from_slice(&std::fs::read(&server.db).unwrap()).unwrap();
+    let mut ids: Vec<u64> = file["tasks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["id"].as_u64().unwrap())
+        .collect();
+    ids.sort_unstable();
+    assert_eq!(ids, (1..=50).collect::<Vec<_>>(), "every add stored once");
+    let Server { raw, _dir, .. } = server;
+    raw.finish();
+}
+
+#[test]
+fn the_task_file_is_always_whole_for_readers_and_after_a_kill() {
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    use std::sync::Arc;
+
+    // A reader polls the file while calls rewrite it, then the server is
+    // killed (SIGKILL: no grace) in the middle of the rest: with a write
+    // in place, the reader or the kill would find it cut.
+    for round in 0..3u64 {
+        let mut server = Server::start();
+        server.initialize();
+        let db = server.db.clone();
+        let done = Arc::new(AtomicBool::new(false));
+        let (cut, reads) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+        let reader = {
+            let (db, done, cut, reads) = (db.clone(), done.clone(), cut.clone(), reads.clone());
+            std::thread::spawn(move || {
+                while !done.load(Ordering::SeqCst) {
+                    if let Ok(bytes) = std::fs::read(&db) {
+                        reads.fetch_add(1, Ordering::SeqCst);
+                        if serde_json::from_slice::<Value>(&bytes).is_err() {
+                            cut.fetch_add(1, Ordering::SeqCst);
+                        }
+                    }
+                }
+            })
+        };
+        let title = "x".repeat(20_000);
+        for id in 0..40 {
+            server.send(&json!({
+                "jsonrpc": "2.0", "id": 100 + id, "method": "tools/call",
+                "params": {"name": "taskctl_task_add",
+                           "arguments": {"db": db.to_str().unwrap(), "title": title}}
+            }));
+        }
+        for _ in 0..(20 + round * 5) {
+            server.recv();
+        }
+        server.child.kill().expect("kill the server");
+        let _ = server.child.wait();
+        done.store(true, Ordering::SeqCst);
+        reader.join().unwrap();
+        assert!(reads.load(Ordering::SeqCst) > 0, "the reader read the file");
+        assert_eq!(
+            cut.load(Ordering::SeqCst),
+            0,
+            "round {round}: a reader saw a cut file"
+        );
+        let bytes = std::fs::read(&db).expect("the task file exists");
+        let file: Value = serde_json::from_slice(&bytes)
+            .unwrap_or_else(|e| panic!("round {round}: the task file is cut ({e})"));
+        let stored = file["tasks"].as_array().unwrap().len() as u64;
+        assert!(stored >= 20 + round * 5, "round {round}: {stored} tasks");
+    }
+}

@@ -10,9 +10,14 @@
 
 use std::process::ExitCode;
 
-use examples::taskctl::{run, Cli};
+use examples::taskctl::run;
 use mcp_bridge::Bridge;
 
+// Before the bridge, this was:
+//
+//     fn main() -> Result<(), TaskError> {
+//         run(Cli::parse())
+//     }
 fn main() -> ExitCode {
-    Bridge::<Cli>::new(run).run()
+    Bridge::new(run).run()
 }
