@@ -71,6 +71,7 @@ pub struct Bridge<C> {
     max_concurrent: Option<usize>,
     output_limit: Option<usize>,
     grace: Duration,
+    isolate: bool,
 }
 
 impl<C: McpCommand + Send + 'static> Bridge<C> {
@@ -83,6 +84,7 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
             max_concurrent: None,
             output_limit: None,
             grace: Duration::from_secs(10),
+            isolate: false,
         }
     }
 
@@ -105,6 +107,12 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
         self
     }
 
+    /// See [`BridgeServer::isolate_calls`].
+    pub fn isolate_calls(mut self, isolate: bool) -> Self {
+        self.isolate = isolate;
+        self
+    }
+
     /// See [`BridgeServer::output_limit`].
     pub fn output_limit(mut self, bytes: usize) -> Self {
         self.output_limit = Some(bytes);
@@ -124,8 +132,9 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
     }
 
     fn server_from(&self, registry: Registry<C>) -> BridgeServer {
-        let mut server =
-            BridgeServer::from_registry(registry, self.handler.clone()).call_timeout(self.timeout);
+        let mut server = BridgeServer::from_registry(registry, self.handler.clone())
+            .call_timeout(self.timeout)
+            .isolate_calls(self.isolate);
         if let Some(calls) = self.max_concurrent {
             server = server.max_concurrent_calls(calls);
         }
@@ -152,7 +161,7 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
         // Only what needs it runs on a runtime: the server, and async
         // handlers; a synchronous CLI command runs on this thread.
         let (call, bridge) = match self.route(args) {
-            Route::Cli(cli) => match run_cli(&self.handler, cli) {
+            Route::Cli(cli, mcp) => match run_cli(&self.handler, cli, mcp) {
                 Ok(code) => return code,
                 Err(call) => (Some(call), None),
             },
@@ -189,13 +198,13 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
     {
         let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
         match self.route(args) {
-            Route::Cli(cli) => match &self.handler {
+            Route::Cli(cli, mcp) => match &self.handler {
                 // A blocking handler must not hold a worker of the caller's
                 // runtime, and may start a runtime of its own.
                 Handler::WithIo(_) | Handler::Plain(_) => {
                     let handler = self.handler.clone();
                     let ran =
-                        tokio::task::spawn_blocking(move || run_cli(&handler, cli).ok()).await;
+                        tokio::task::spawn_blocking(move || run_cli(&handler, cli, mcp).ok()).await;
                     match ran {
                         Ok(Some(code)) => code,
                         _ => ExitCode::from(101),
@@ -210,6 +219,21 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
     /// Whether the arguments ask for the bridge or for the CLI itself (then
     /// parsed, exiting on `--help` or an error as clap does).
     fn route(&self, args: Vec<OsString>) -> Route<C> {
+        // A child started for one isolated call: the value comes from the
+        // tool's name and JSON arguments, never from argv.
+        if let Some(call) = crate::serve::isolate::isolated_call() {
+            let built = call.and_then(|(tool, arguments)| {
+                let registry = Registry::<C>::new().map_err(|e| e.to_string())?;
+                registry.build(&tool, &arguments).map_err(|e| e.to_string())
+            });
+            match built {
+                Ok(cli) => return Route::Cli(cli, true),
+                Err(error) => {
+                    eprintln!("{error}");
+                    std::process::exit(2);
+                }
+            }
+        }
         let wants_bridge = args.get(1).is_some_and(|a| *a == *self.command_name);
         if wants_bridge {
             // The tree is built once and reused by the server.
@@ -223,7 +247,7 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
                 name = self.command_name
             );
         }
-        Route::Cli(C::parse_from(args))
+        Route::Cli(C::parse_from(args), false)
     }
 
     async fn run_bridge(&self, args: Vec<OsString>, root: Box<CommandSpec>) -> ExitCode {
@@ -246,14 +270,19 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
 }
 
 /// Runs a synchronous handler in CLI mode; an async one is handed back.
-fn run_cli<C>(handler: &Handler<C>, cli: C) -> Result<ExitCode, crate::handler::BoxedCall> {
+/// (`mcp`: in a child started for an isolated call.)
+fn run_cli<C>(
+    handler: &Handler<C>,
+    cli: C,
+    mcp: bool,
+) -> Result<ExitCode, crate::handler::BoxedCall> {
     match handler {
         Handler::WithIo(f) => {
             let stdout = std::io::stdout();
             let stderr = std::io::stderr();
             let mut out = stdout.lock();
             let mut err = stderr.lock();
-            let code = f(cli, &mut Io::new(&mut out, &mut err, false));
+            let code = f(cli, &mut Io::new(&mut out, &mut err, mcp));
             let _ = out.flush();
             Ok(exit_code(code))
         }
@@ -263,7 +292,8 @@ fn run_cli<C>(handler: &Handler<C>, cli: C) -> Result<ExitCode, crate::handler::
 }
 
 enum Route<C> {
-    Cli(C),
+    /// Run the handler on this value (`true`: for an isolated call).
+    Cli(C, bool),
     Bridge(Vec<OsString>, Box<CommandSpec>),
 }
 

@@ -69,13 +69,19 @@ pub(crate) enum Job {
     Plain(Box<dyn FnOnce() -> i32 + Send>),
     /// An async call, printing to the process's streams.
     Async(BoxedCall),
+    /// A call run in a child process of this binary, which builds the
+    /// value itself from the tool's name and arguments.
+    Isolated {
+        tool: String,
+        arguments: serde_json::Map<String, serde_json::Value>,
+    },
 }
 
 impl Job {
     /// Whether the job prints to the process's streams (fd 1 and fd 2),
     /// which must then be captured.
     pub(crate) fn prints_to_process(&self) -> bool {
-        !matches!(self, Self::WithIo(_))
+        matches!(self, Self::Plain(_) | Self::Async(_))
     }
 }
 

@@ -85,6 +85,15 @@ impl Plan {
         plan
     }
 
+    /// A process start per call is slow: the isolated server gets a
+    /// twentieth of the calls.
+    fn calls_for(&self, target: &Target, calls: usize) -> usize {
+        match target.server {
+            Server::BridgeIsolated => (calls / 20).max(5),
+            _ => calls,
+        }
+    }
+
     fn timed_calls(&self) -> usize {
         self.rounds * self.calls_per_block
     }
@@ -95,6 +104,9 @@ impl Plan {
 enum Server {
     /// mcp-bridge: `<bin> mcp serve`.
     Bridge,
+    /// mcp-bridge with every call in a child process
+    /// (`Bridge::isolate_calls`), 1 tool only: a process start per call.
+    BridgeIsolated,
     /// Hand-written rmcp with `rmcp::transport::stdio()`.
     RmcpStdio,
     /// Hand-written rmcp with `rmcp::transport::stdio_pipes()`.
@@ -105,6 +117,7 @@ impl Server {
     fn label(self) -> &'static str {
         match self {
             Server::Bridge => "mcp-bridge",
+            Server::BridgeIsolated => "mcp-bridge isolated",
             Server::RmcpStdio => "rmcp stdio()",
             Server::RmcpPipes => "rmcp stdio_pipes()",
         }
@@ -117,6 +130,8 @@ struct Target {
     tools: usize,
     bin: PathBuf,
     args: &'static [&'static str],
+    /// Set in the server's environment.
+    env: Option<(&'static str, &'static str)>,
     /// Tool names are `<prefix><command>`.
     prefix: &'static str,
 }
@@ -168,7 +183,11 @@ struct Process {
 
 impl Process {
     fn spawn(target: &Target) -> Process {
-        let mut child = Command::new(&target.bin)
+        let mut command = Command::new(&target.bin);
+        if let Some((name, value)) = target.env {
+            command.env(name, value);
+        }
+        let mut child = command
             .args(target.args)
             .env_remove("MCP_BRIDGE_LOG")
             .env_remove("RUST_LOG")
@@ -457,13 +476,25 @@ fn main() -> ExitCode {
             tools,
             bin: bin(cli),
             args: &["mcp", "serve"],
+            env: None,
             prefix,
         });
+        if tools == 1 {
+            targets.push(Target {
+                server: Server::BridgeIsolated,
+                tools,
+                bin: bin(cli),
+                args: &["mcp", "serve"],
+                env: Some(("BENCH_ISOLATE", "1")),
+                prefix,
+            });
+        }
         targets.push(Target {
             server: Server::RmcpStdio,
             tools,
             bin: bin(rmcp),
             args: &[],
+            env: None,
             prefix,
         });
         targets.push(Target {
@@ -471,6 +502,7 @@ fn main() -> ExitCode {
             tools,
             bin: bin(rmcp),
             args: &["--pipes"],
+            env: None,
             prefix,
         });
     }
@@ -503,7 +535,12 @@ fn main() -> ExitCode {
         .collect();
     let mut warmup = Vec::new();
     for (process, target) in processes.iter_mut().zip(&targets) {
-        calls(process, target, plan.warmup_calls, &mut warmup);
+        calls(
+            process,
+            target,
+            plan.calls_for(target, plan.warmup_calls),
+            &mut warmup,
+        );
     }
     let mut samples: Vec<Vec<u64>> = vec![Vec::with_capacity(plan.timed_calls()); targets.len()];
     let before: Vec<Usage> = processes.iter().map(|p| Usage::of(p.pid)).collect();
@@ -513,7 +550,7 @@ fn main() -> ExitCode {
             calls(
                 &mut processes[i],
                 &targets[i],
-                plan.calls_per_block,
+                plan.calls_for(&targets[i], plan.calls_per_block),
                 &mut samples[i],
             );
         }
@@ -704,6 +741,17 @@ fn report(
             "  {:<20} {:>8.3}",
             server.label(),
             wide.median() / narrow.median()
+        );
+    }
+    if let Some(isolated) = targets
+        .iter()
+        .position(|t| t.server == Server::BridgeIsolated)
+    {
+        let inline = &trips[find(Server::Bridge, 1)];
+        println!(
+            "\nisolated calls (a child process per call), 1 tool: median {:.0} µs, {:.1}× the in-process call",
+            trips[isolated].median() / 1000.0,
+            trips[isolated].median() / inline.median()
         );
     }
 }

@@ -224,6 +224,48 @@ fn a_commands_own_timeout_wins() {
     drop(server);
 }
 
+#[test]
+fn process_exit_in_an_isolated_command_leaves_the_server_serving() {
+    // `exit` is `#[mcp(isolate)]`: its `std::process::exit` ends a child.
+    for handler in ["io", "plain", "async"] {
+        let mut server = session(handler, &[]);
+        let result = server.call(2, "fixture_exit", json!({"code": 7}));
+        assert_eq!(result["isError"], true, "{handler}");
+        assert_eq!(text(&result), "[exit code 7]", "{handler}");
+        let result = server.call(3, "fixture_shout", json!({"text": "alive"}));
+        assert_eq!(text(&result), "shouted alive\n", "{handler}");
+        server.finish();
+    }
+}
+
+#[test]
+fn isolated_calls_capture_real_output_survive_crashes_and_are_killed_when_stopped() {
+    for handler in ["io", "plain", "async"] {
+        let mut server = session(
+            handler,
+            &[("FIXTURE_ISOLATE", "1"), ("FIXTURE_TIMEOUT_MS", "1500")],
+        );
+        let result = server.call(2, "fixture_shout", json!({"text": "apart"}));
+        let said = text(&result);
+        assert!(said.contains("shouted apart\n"), "{handler}: {said}");
+        let result = server.call(3, "fixture_child", json!({}));
+        assert!(text(&result).contains("from the child\n"), "{handler}");
+        let result = server.call(4, "fixture_crash", json!({}));
+        assert_eq!(result["isError"], true);
+        assert!(text(&result).contains("deliberate crash"), "{handler}");
+        // Past the timeout, the child is killed and the call answered.
+        let start = Instant::now();
+        let result = server.call(5, "fixture_sleep", json!({"ms": 30_000}));
+        assert!(text(&result).contains("timed out after"), "{handler}");
+        assert!(start.elapsed() < Duration::from_secs(10));
+        // Bad arguments are refused before any process starts.
+        let result = server.call(6, "fixture_sleep", json!({"ms": "long"}));
+        assert!(text(&result).contains("`ms`"), "{handler}: {result}");
+        assert!(text(&result).ends_with("[exit code 2]"));
+        server.finish();
+    }
+}
+
 /// The server's peak resident memory, in KiB (Linux).
 fn peak_memory_kib(pid: u32) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;

@@ -1,5 +1,5 @@
-// `timeout` must be a duration; `serial` and `timeout` are said of a
-// command, not of an argument.
+// `timeout` must be a duration; `serial`, `timeout` and `isolate` are
+// said of a command, not of an argument.
 use clap::{Parser, Subcommand};
 use mcp_bridge::McpTool;
 
@@ -9,6 +9,9 @@ struct Cli {
     #[arg(long)]
     #[mcp(serial)]
     quiet: bool,
+    #[arg(long)]
+    #[mcp(isolate)]
+    loud: bool,
     #[command(subcommand)]
     command: Command,
 }

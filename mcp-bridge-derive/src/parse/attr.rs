@@ -108,7 +108,8 @@ pub(crate) mod mcp_keys {
     pub(crate) const CRATE: &str = "crate";
     pub(crate) const SERIAL: &str = "serial";
     pub(crate) const TIMEOUT: &str = "timeout";
-    pub(crate) const ALL: &[&str] = &[NAME, DESCRIPTION, SKIP, CRATE, SERIAL, TIMEOUT];
+    pub(crate) const ISOLATE: &str = "isolate";
+    pub(crate) const ALL: &[&str] = &[NAME, DESCRIPTION, SKIP, CRATE, SERIAL, TIMEOUT, ISOLATE];
 }
 
 /// Which attribute an item came from.
@@ -327,7 +328,11 @@ impl McpPlace {
                 }
             };
         }
-        if matches!(key, mcp_keys::SERIAL | mcp_keys::TIMEOUT) && self == McpPlace::ArgField {
+        if matches!(
+            key,
+            mcp_keys::SERIAL | mcp_keys::TIMEOUT | mcp_keys::ISOLATE
+        ) && self == McpPlace::ArgField
+        {
             return "an argument: how a call runs is said of its command; put it on the variant or struct of the command";
         }
         match self {
@@ -364,8 +369,10 @@ impl McpPlace {
     /// The keys an unknown key is told apart from.
     fn expected(self) -> &'static str {
         match self {
-            McpPlace::Container => "`name`, `description`, `skip`, `serial`, `timeout` or `crate`",
-            McpPlace::Variant => "`name`, `description`, `skip`, `serial` or `timeout`",
+            McpPlace::Container => {
+                "`name`, `description`, `skip`, `serial`, `timeout`, `isolate` or `crate`"
+            }
+            McpPlace::Variant => "`name`, `description`, `skip`, `serial`, `timeout` or `isolate`",
             _ => "`name`, `description` or `skip`",
         }
     }
@@ -493,8 +500,15 @@ pub(crate) fn mcp_attrs(cx: &Ctxt, attrs: &[Attribute], place: McpPlace) -> McpA
                     cx.error_at(&key, "`skip` takes no value: write `#[mcp(skip)]`");
                 }
                 (mcp_keys::SERIAL, McpItem::Flag(key)) => out.serial = Some(key.span()),
-                (mcp_keys::SERIAL, McpItem::Str(key, _) | McpItem::Other(key, _)) => {
-                    cx.error_at(&key, "`serial` takes no value: write `#[mcp(serial)]`");
+                (mcp_keys::ISOLATE, McpItem::Flag(key)) => out.isolate = Some(key.span()),
+                (
+                    key_name @ (mcp_keys::SERIAL | mcp_keys::ISOLATE),
+                    McpItem::Str(key, _) | McpItem::Other(key, _),
+                ) => {
+                    cx.error_at(
+                        &key,
+                        format!("`{key_name}` takes no value: write `#[mcp({key_name})]`"),
+                    );
                 }
                 (mcp_keys::TIMEOUT, McpItem::Str(key, lit)) => {
                     if out.timeout.is_some() {

@@ -230,6 +230,7 @@ mod tests {
             groups,
             serial: false,
             timeout: None,
+            isolate: false,
             route: Vec::new(),
         }
     }

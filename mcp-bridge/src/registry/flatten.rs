@@ -55,6 +55,7 @@ fn collect_tools(
             groups: node.groups.clone(),
             serial: node.mcp.serial,
             timeout: node.mcp.timeout,
+            isolate: node.mcp.isolate,
             route: route.clone(),
         };
         let rules = describe_rules(&tool);

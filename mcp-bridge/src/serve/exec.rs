@@ -54,11 +54,12 @@ impl Default for Limits {
 }
 
 /// What a command says about how it runs (`#[mcp(serial)]`,
-/// `#[mcp(timeout = "...")]`).
+/// `#[mcp(timeout = "...")]`, `#[mcp(isolate)]`).
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct CommandPolicy {
     pub(crate) serial: bool,
     pub(crate) timeout: Option<Duration>,
+    pub(crate) isolate: bool,
 }
 
 /// Runs jobs within the limits.
@@ -275,6 +276,29 @@ impl Executor {
                         })
                         .wait()
                         .await
+                }
+                // Isolated: a child process, killed when stopped.
+                Job::Isolated { tool, arguments } => {
+                    let abort = abort.clone();
+                    tokio::spawn(async move {
+                        let _held = held;
+                        let child = match super::isolate::Child::start(&tool, &arguments).await {
+                            Ok(child) => child,
+                            Err(error) => {
+                                return outcome(
+                                    101,
+                                    String::new(),
+                                    format!("cannot start the command's process: {error}\n"),
+                                )
+                            }
+                        };
+                        tokio::select! {
+                            done = child.finish(limit) => done,
+                            () = abort.cancelled() => outcome(TIMEOUT_EXIT_CODE, String::new(), String::new()),
+                        }
+                    })
+                    .await
+                    .ok()
                 }
                 // Async: a task of the runtime, dropped when stopped.
                 Job::Async(call) => {

@@ -5,6 +5,7 @@
 
 mod capture;
 mod exec;
+pub(crate) mod isolate;
 mod pool;
 mod requests;
 mod run;
@@ -75,6 +76,8 @@ struct Shared {
     exec: Executor,
     /// Set when the server is shutting down: new calls are refused.
     draining: std::sync::atomic::AtomicBool,
+    /// Every call runs in a child process (`Bridge::isolate_calls`).
+    isolate_all: bool,
     /// The calls in flight, by request id, with what stops them: only a
     /// client's `notifications/cancelled` or the end of the shutdown grace
     /// period (not rmcp's own end of session, after which calls still
@@ -147,6 +150,7 @@ impl BridgeServer {
             .map(|spec| CommandPolicy {
                 serial: spec.serial,
                 timeout: spec.timeout,
+                isolate: spec.isolate,
             })
             .collect();
         let info = server_info(registry.root());
@@ -158,6 +162,7 @@ impl BridgeServer {
                 info,
                 exec: Executor::new(Limits::default()),
                 draining: std::sync::atomic::AtomicBool::new(false),
+                isolate_all: false,
                 in_flight: std::sync::Mutex::default(),
             }),
         }
@@ -201,6 +206,17 @@ impl BridgeServer {
             limits.output_limit = bytes.max(64);
             shared.exec.set_limits(limits);
         })
+    }
+
+    /// Runs every call in a child process of this binary, which receives
+    /// the tool's name and JSON arguments and builds the typed value
+    /// itself: a crash, `std::process::exit` or a hang cannot take the
+    /// server down, and a cancelled or timed-out call is killed. It costs
+    /// a process start per call (docs/benchmarks.md); `#[mcp(isolate)]`
+    /// asks it for one command. Off by default. Only a server started by
+    /// [`Bridge`](crate::Bridge) can do it (the child is this binary).
+    pub fn isolate_calls(self, isolate: bool) -> Self {
+        self.configure(|shared| shared.isolate_all = isolate)
     }
 
     /// Captures fd 1 and fd 2 around calls of handlers that print.
@@ -264,6 +280,11 @@ impl BridgeServer {
                 .build()
                 .map_err(|error| CallError::Failed(error.to_string()))?
                 .block_on(call),
+            Job::Isolated { .. } => {
+                return Err(CallError::Failed(
+                    "isolated calls run only when served".into(),
+                ))
+            }
         };
         Ok(CallOutcome {
             stdout: String::from_utf8_lossy(&stdout).into_owned(),
@@ -390,6 +411,14 @@ impl ServerHandler for BridgeServer {
             .position(&request.name)
             .and_then(|index| shared.policies.get(index).copied())
             .unwrap_or_default();
+        // Checked here, built again by the child from the same arguments.
+        let job = match policy.isolate || shared.isolate_all {
+            true => Job::Isolated {
+                tool: request.name.to_string(),
+                arguments,
+            },
+            false => job,
+        };
         let cancel = CancellationToken::new();
         if let Ok(mut in_flight) = shared.in_flight.lock() {
             in_flight.insert(context.id.clone(), cancel.clone());

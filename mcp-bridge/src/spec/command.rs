@@ -64,6 +64,8 @@ pub struct McpAttrs {
     /// `#[mcp(timeout = "30s")]`: the longest a call may run.
     #[serde(skip)]
     pub timeout: Option<std::time::Duration>,
+    /// `#[mcp(isolate)]`: calls run in a child process.
+    pub isolate: bool,
 }
 
 impl CommandSpec {
@@ -151,6 +153,9 @@ impl CommandSpec {
         if let Some(timeout) = layer.mcp_timeout {
             self.mcp.timeout = Some(timeout);
         }
+        if layer.mcp_isolate {
+            self.mcp.isolate = true;
+        }
     }
 }
 
@@ -169,6 +174,7 @@ pub struct CommandLayer {
     pub mcp_skip: bool,
     pub mcp_serial: bool,
     pub mcp_timeout: Option<std::time::Duration>,
+    pub mcp_isolate: bool,
 }
 
 /// An argument group (`#[group(...)]`, `#[arg(group = "...")]`).
@@ -234,6 +240,9 @@ pub struct ToolSpec {
     /// `#[mcp(timeout = "...")]`: the longest a call may run.
     #[serde(skip)]
     pub timeout: Option<std::time::Duration>,
+    /// `#[mcp(isolate)]`: calls run in a child process.
+    #[serde(skip)]
+    pub isolate: bool,
     /// The variant indices the typed build follows to reach this command.
     #[serde(skip)]
     pub(crate) route: Vec<u32>,

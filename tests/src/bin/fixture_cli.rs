@@ -9,7 +9,8 @@
 //!   `Fn(Cli, &mut Io)`), `plain` (`Fn(Cli) -> Result`, printing with
 //!   `println!`) or `async` (`async fn(Cli)`);
 //! - `FIXTURE_TIMEOUT_MS`, `FIXTURE_OUTPUT_LIMIT`, `FIXTURE_MAX_CALLS`,
-//!   `FIXTURE_GRACE_MS`: the bridge's limits.
+//!   `FIXTURE_GRACE_MS`: the bridge's limits;
+//! - `FIXTURE_ISOLATE`: every call in a child process.
 
 use std::io::{Read, Write};
 use std::process::ExitCode;
@@ -56,7 +57,9 @@ enum Command {
     /// Start a tokio runtime of its own and `block_on` it, as blocking
     /// HTTP clients do
     NestedRuntime,
-    /// Exit with a code
+    /// Exit with a code (`std::process::exit`: in a child process of its
+    /// own under `mcp serve`)
+    #[mcp(isolate)]
     Exit {
         /// The code
         code: u8,
@@ -235,6 +238,9 @@ fn main() -> ExitCode {
             }
             if let Some(ms) = number("FIXTURE_GRACE_MS") {
                 bridge = bridge.shutdown_grace(Duration::from_millis(ms));
+            }
+            if std::env::var_os("FIXTURE_ISOLATE").is_some() {
+                bridge = bridge.isolate_calls(true);
             }
             bridge.run()
         }};

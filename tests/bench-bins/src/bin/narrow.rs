@@ -39,5 +39,9 @@ fn run(cli: Cli, io: &mut Io<'_>) -> std::io::Result<()> {
 }
 
 fn main() -> ExitCode {
-    Bridge::new(run).run()
+    // `BENCH_ISOLATE=1`: every call in a child process (the benchmark's
+    // "mcp-bridge isolated").
+    Bridge::new(run)
+        .isolate_calls(std::env::var_os("BENCH_ISOLATE").is_some())
+        .run()
 }
