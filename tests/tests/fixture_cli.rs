@@ -266,6 +266,55 @@ fn isolated_calls_capture_real_output_survive_crashes_and_are_killed_when_stoppe
     }
 }
 
+#[test]
+fn a_second_request_with_an_id_in_flight_is_refused_and_the_first_answered() {
+    let mut server = session("io", &[]);
+    send_call(&mut server, 5, "fixture_sleep", json!({"ms": 300}));
+    server.send(&json!({"jsonrpc": "2.0", "id": 5, "method": "ping"}));
+    let refused = server.recv();
+    assert_eq!(refused["id"], 5);
+    assert_eq!(refused["error"]["code"], -32600, "{refused}");
+    let answered = server.recv();
+    assert_eq!(answered["id"], 5);
+    assert_eq!(text(&answered["result"]), "slept\n");
+    // Once answered, the id may be used again.
+    let pong = server.exchange(5, "ping", json!({}));
+    assert!(pong.get("result").is_some(), "{pong}");
+    server.finish();
+}
+
+#[test]
+fn a_cancelled_isolated_call_is_killed() {
+    let mut server = session("plain", &[("FIXTURE_ISOLATE", "1")]);
+    send_call(&mut server, 2, "fixture_sleep", json!({"ms": 30_000}));
+    std::thread::sleep(Duration::from_millis(300));
+    let pid = server.child.id().to_string();
+    // Live children (a killed child not reaped yet is a zombie: dead).
+    let children = || {
+        let out = Command::new("ps")
+            .args(["--ppid", &pid, "-o", "stat="])
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .filter(|state| !state.trim_start().starts_with('Z'))
+            .count()
+    };
+    assert_eq!(children(), 1, "the call runs in a child process");
+    server.send(&json!({
+        "jsonrpc": "2.0", "method": "notifications/cancelled",
+        "params": {"requestId": 2}
+    }));
+    let give_up = Instant::now() + Duration::from_secs(5);
+    while children() > 0 && Instant::now() < give_up {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(children(), 0, "the cancelled call's process is gone");
+    let pong = server.exchange(3, "ping", json!({}));
+    assert!(pong.get("result").is_some(), "{pong}");
+    server.finish();
+}
+
 /// The server's peak resident memory, in KiB (Linux).
 fn peak_memory_kib(pid: u32) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;

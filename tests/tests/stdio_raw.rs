@@ -336,11 +336,17 @@ fn crlf_bom_and_long_lines() {
     let response = server.response(&json!(1));
     assert_eq!(response["result"]["tools"].as_array().unwrap().len(), 6);
 
-    // A line over the 16 MiB limit is refused with -32600, and the
-    // connection survives it.
+    // A line over the 16 MiB limit is refused with -32600, with the id
+    // its start carries, and the connection survives it.
     let title = "x".repeat(17 * 1024 * 1024);
     server.send(&json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
         "params": {"name": "taskctl_task_add", "arguments": {"title": title}}}));
+    let response = server.recv();
+    assert_eq!(error_code(&response), -32600, "{}", response["error"]);
+    assert_eq!(response["id"], 2);
+    // With the id past the limit, the answer has none to give.
+    server.send(&json!({"jsonrpc": "2.0", "method": "tools/call",
+        "params": {"name": "taskctl_task_add", "arguments": {"title": title}}, "id": 5}));
     let response = server.recv();
     assert_eq!(error_code(&response), -32600, "{}", response["error"]);
     assert_eq!(response["id"], Value::Null);
@@ -385,6 +391,17 @@ fn malformed_params_keep_the_request_id() {
     let response = server.recv();
     assert_eq!(error_code(&response), -32700, "{response}");
     assert_eq!(response["id"], 12, "{response}");
+    // Bytes that are not UTF-8 do not hide the id.
+    {
+        let stdin = server.stdin.as_mut().unwrap();
+        stdin
+            .write_all(b"{\"jsonrpc\":\"2.0\",\"id\":14,\"method\":\"ping\",\"params\":{\"x\":\"\xff\xfe\"}}\n")
+            .unwrap();
+        stdin.flush().unwrap();
+    }
+    let response = server.recv();
+    assert_eq!(error_code(&response), -32700, "{response}");
+    assert_eq!(response["id"], 14, "{response}");
     // A nested "id" is not mistaken for the request's.
     server.send_raw(r#"{"jsonrpc":"2.0","params":{"id":99,"name":"x"},"method":"tools/call""#);
     let response = server.recv();

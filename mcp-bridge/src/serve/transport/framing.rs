@@ -61,9 +61,11 @@ fn is_valid_id(id: &Value) -> bool {
 }
 
 /// Finds the top-level `"id"` of a line that is not valid JSON (truncated,
-/// or nested too deep), scanning without building a value.
+/// nested too deep, or not UTF-8 — JSON's structure is ASCII, so invalid
+/// bytes elsewhere do not hide it), scanning without building a value.
 pub(crate) fn recover_id(line: &[u8]) -> Option<Value> {
-    let text = std::str::from_utf8(line).ok()?;
+    let text = String::from_utf8_lossy(line);
+    let text = text.as_ref();
     let bytes = text.as_bytes();
     let mut depth = 0usize;
     let mut i = 0;
@@ -188,6 +190,18 @@ mod tests {
     #[test]
     fn nested_id_is_not_taken_for_the_request_id() {
         assert_eq!(recover_id(br#"{"params":{"id":5},"method":"x""#), None);
+    }
+
+    #[test]
+    fn invalid_utf8_keeps_its_id() {
+        let mut line = br#"{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"x","arguments":{"t":""#.to_vec();
+        line.extend_from_slice(b"\xff\xfe");
+        line.extend_from_slice(br#""}}}"#);
+        let Decoded::Reply(reply) = decode_line(&line) else {
+            panic!()
+        };
+        assert_eq!(reply["error"]["code"], -32700);
+        assert_eq!(reply["id"], 9);
     }
 
     #[test]

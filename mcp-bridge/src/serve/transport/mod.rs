@@ -13,8 +13,9 @@ mod stdio;
 
 pub(crate) use stdio::guarded_stdio;
 
-use framing::{decode_line, error_response, reply_bytes, Decoded};
+use framing::{decode_line, error_response, recover_id, reply_bytes, Decoded};
 
+use std::collections::HashSet;
 use std::pin::Pin;
 use std::sync::Arc;
 
@@ -42,6 +43,15 @@ pub(crate) struct LineTransport {
     /// Whether a request has arrived yet: rmcp ends the session on a
     /// notification that comes before `initialize`, so those are dropped.
     seen_request: bool,
+    /// The ids of requests not answered yet: a second request with one of
+    /// them is refused, so each request gets its own answer.
+    in_flight: Arc<std::sync::Mutex<HashSet<String>>>,
+}
+
+/// The key of a request id in [`LineTransport::in_flight`] (`1` and `"1"`
+/// are different ids).
+fn id_key(id: &rmcp::model::RequestId) -> String {
+    format!("{id:?}")
 }
 
 impl LineTransport {
@@ -57,6 +67,7 @@ impl LineTransport {
             writer: Arc::new(Mutex::new(Box::pin(writer))),
             pending: None,
             seen_request: false,
+            in_flight: Arc::default(),
         }
     }
 
@@ -76,9 +87,11 @@ impl LineTransport {
                     self.discarding = false;
                 }
             } else if self.line.len() + take > MAX_LINE_BYTES {
+                // The id is usually near the start: read it from what came.
+                let id = recover_id(&self.line);
                 self.line.clear();
                 self.discarding = newline.is_none();
-                outcome = Some(LineRead::TooLong);
+                outcome = Some(LineRead::TooLong(id));
             } else {
                 self.line.extend_from_slice(&available[..take]);
                 if newline.is_some() {
@@ -89,6 +102,41 @@ impl LineTransport {
             if let Some(outcome) = outcome {
                 return Ok(outcome);
             }
+        }
+    }
+
+    /// Records a request as in flight, or the refusal of one whose id is
+    /// already in flight; forgets a request its client cancelled (rmcp
+    /// answers it no more).
+    fn track(&self, message: &RxJsonRpcMessage<RoleServer>) -> Option<serde_json::Value> {
+        let mut in_flight = self.in_flight.lock().ok()?;
+        match message {
+            rmcp::model::JsonRpcMessage::Request(request) => {
+                if in_flight.insert(id_key(&request.id)) {
+                    return None;
+                }
+                tracing::warn!(id = %request.id, "refusing a request whose id is in flight");
+                let id = serde_json::to_value(&request.id).ok();
+                Some(error_response(
+                    id,
+                    -32600,
+                    &format!(
+                        "Invalid Request: id {} is already used by a request in flight",
+                        request.id
+                    ),
+                ))
+            }
+            rmcp::model::JsonRpcMessage::Notification(notification) => {
+                if let rmcp::model::ClientNotification::CancelledNotification(cancelled) =
+                    &notification.notification
+                {
+                    if let Some(id) = &cancelled.params.request_id {
+                        in_flight.remove(&id_key(id));
+                    }
+                }
+                None
+            }
+            _ => None,
         }
     }
 
@@ -105,7 +153,8 @@ impl LineTransport {
 
 enum LineRead {
     Line,
-    TooLong,
+    /// Longer than the limit; the request id, if its start had one.
+    TooLong(Option<serde_json::Value>),
     Eof,
 }
 
@@ -117,6 +166,14 @@ impl Transport<RoleServer> for LineTransport {
         item: TxJsonRpcMessage<RoleServer>,
     ) -> impl std::future::Future<Output = Result<(), Self::Error>> + Send + 'static {
         let writer = Arc::clone(&self.writer);
+        let answered = match &item {
+            rmcp::model::JsonRpcMessage::Response(response) => Some(id_key(&response.id)),
+            rmcp::model::JsonRpcMessage::Error(error) => error.id.as_ref().map(id_key),
+            _ => None,
+        };
+        if let (Some(key), Ok(mut in_flight)) = (answered, self.in_flight.lock()) {
+            in_flight.remove(&key);
+        }
         async move {
             let mut bytes = serde_json::to_vec(&item)?;
             bytes.push(b'\n');
@@ -134,10 +191,10 @@ impl Transport<RoleServer> for LineTransport {
             }
             match self.read_line().await {
                 Ok(LineRead::Line) => {}
-                Ok(LineRead::TooLong) => {
+                Ok(LineRead::TooLong(id)) => {
                     tracing::warn!("refusing a message longer than {MAX_LINE_BYTES} bytes");
                     let reply = error_response(
-                        None,
+                        id,
                         -32600,
                         &format!("Invalid Request: message longer than {MAX_LINE_BYTES} bytes"),
                     );
@@ -155,6 +212,10 @@ impl Transport<RoleServer> for LineTransport {
             self.line.clear();
             match decoded {
                 Decoded::Message(message) => {
+                    if let Some(reply) = self.track(&message) {
+                        self.pending = Some(reply_bytes(&reply));
+                        continue;
+                    }
                     let is_request = matches!(*message, rmcp::model::JsonRpcMessage::Request(_));
                     if !self.seen_request && !is_request {
                         tracing::warn!("ignoring a message sent before the first request");
