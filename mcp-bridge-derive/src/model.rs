@@ -109,6 +109,8 @@ pub(crate) struct McpAttrs {
     pub(crate) timeout: Option<u64>,
     /// `isolate`: calls of the command run in a child process.
     pub(crate) isolate: Option<Span>,
+    /// `task`: calls may become tasks (MCP Tasks extension).
+    pub(crate) task: Option<Span>,
     /// `crate = "path"` (containers only): the path of the `mcp-bridge`
     /// crate, for users who renamed or re-export it.
     pub(crate) krate: Option<syn::Path>,

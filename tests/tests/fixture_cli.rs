@@ -315,6 +315,82 @@ fn a_cancelled_isolated_call_is_killed() {
     server.finish();
 }
 
+/// A session whose client declares the MCP Tasks extension.
+fn tasks_session() -> RawServer {
+    let mut command = Command::new(FIXTURE);
+    command
+        .args(["ai", "serve"])
+        .env("FIXTURE_BRIDGE_NAME", "ai")
+        .env("FIXTURE_HANDLER", "io");
+    let mut server = RawServer::spawn(command);
+    let init = server.request(
+        0,
+        "initialize",
+        json!({
+            "protocolVersion": "2025-11-25",
+            "capabilities": {"extensions": {"io.modelcontextprotocol/tasks": {}}},
+            "clientInfo": {"name": "tasks-test", "version": "1"}
+        }),
+    );
+    assert!(
+        init["capabilities"]["extensions"]["io.modelcontextprotocol/tasks"].is_object(),
+        "{init}"
+    );
+    server.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    server
+}
+
+/// Polls `tasks/get` until the task leaves `working`.
+fn settled(server: &mut RawServer, task: &str, first_id: i64) -> Value {
+    let give_up = Instant::now() + Duration::from_secs(10);
+    for id in first_id.. {
+        let state = server.request(id, "tasks/get", json!({"taskId": task}));
+        if state["status"] != "working" || Instant::now() > give_up {
+            return state;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    unreachable!()
+}
+
+#[test]
+fn a_task_command_becomes_a_task_the_client_polls() {
+    let mut server = tasks_session();
+    let created = server.call(2, "fixture_sleep", json!({"ms": 300}));
+    assert_eq!(created["resultType"], "task", "{created}");
+    assert_eq!(created["status"], "working", "{created}");
+    let task = created["taskId"].as_str().unwrap().to_owned();
+    // The server answers meanwhile.
+    let pong = server.exchange(3, "ping", json!({}));
+    assert!(pong.get("result").is_some());
+    let done = settled(&mut server, &task, 10);
+    assert_eq!(done["status"], "completed", "{done}");
+    assert_eq!(done["result"]["content"][0]["text"], "slept\n", "{done}");
+    // A command that is no task answers as before.
+    let result = server.call(100, "fixture_shout", json!({"text": "now"}));
+    assert_eq!(text(&result), "shouted now\n");
+    server.finish();
+}
+
+#[test]
+fn a_cancelled_task_stops() {
+    let mut server = tasks_session();
+    let created = server.call(2, "fixture_sleep", json!({"ms": 30_000}));
+    let task = created["taskId"].as_str().unwrap().to_owned();
+    server.request(3, "tasks/cancel", json!({"taskId": task}));
+    let state = settled(&mut server, &task, 10);
+    assert_eq!(state["status"], "cancelled", "{state}");
+    server.finish();
+}
+
+#[test]
+fn without_the_tasks_extension_a_task_command_answers_directly() {
+    let mut server = session("io", &[]);
+    let result = server.call(2, "fixture_sleep", json!({"ms": 10}));
+    assert_eq!(text(&result), "slept\n");
+    server.finish();
+}
+
 /// The server's peak resident memory, in KiB (Linux).
 fn peak_memory_kib(pid: u32) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;

@@ -167,6 +167,7 @@ fn layer_tokens(p: &Private, layer: &Layer) -> TokenStream {
     let mcp_skip = layer.mcp.skip.is_some();
     let mcp_serial = layer.mcp.serial.is_some();
     let mcp_isolate = layer.mcp.isolate.is_some();
+    let mcp_task = layer.mcp.task.is_some();
     let mcp_timeout = match layer.mcp.timeout {
         Some(millis) => quote!(#p::Some(::core::time::Duration::from_millis(#millis))),
         None => quote!(#p::None),
@@ -185,6 +186,7 @@ fn layer_tokens(p: &Private, layer: &Layer) -> TokenStream {
             mcp_serial: #mcp_serial,
             mcp_timeout: #mcp_timeout,
             mcp_isolate: #mcp_isolate,
+            mcp_task: #mcp_task,
         }
     }
 }

@@ -109,7 +109,17 @@ pub(crate) mod mcp_keys {
     pub(crate) const SERIAL: &str = "serial";
     pub(crate) const TIMEOUT: &str = "timeout";
     pub(crate) const ISOLATE: &str = "isolate";
-    pub(crate) const ALL: &[&str] = &[NAME, DESCRIPTION, SKIP, CRATE, SERIAL, TIMEOUT, ISOLATE];
+    pub(crate) const TASK: &str = "task";
+    pub(crate) const ALL: &[&str] = &[
+        NAME,
+        DESCRIPTION,
+        SKIP,
+        CRATE,
+        SERIAL,
+        TIMEOUT,
+        ISOLATE,
+        TASK,
+    ];
 }
 
 /// Which attribute an item came from.
@@ -330,7 +340,7 @@ impl McpPlace {
         }
         if matches!(
             key,
-            mcp_keys::SERIAL | mcp_keys::TIMEOUT | mcp_keys::ISOLATE
+            mcp_keys::SERIAL | mcp_keys::TIMEOUT | mcp_keys::ISOLATE | mcp_keys::TASK
         ) && self == McpPlace::ArgField
         {
             return "an argument: how a call runs is said of its command; put it on the variant or struct of the command";
@@ -370,9 +380,11 @@ impl McpPlace {
     fn expected(self) -> &'static str {
         match self {
             McpPlace::Container => {
-                "`name`, `description`, `skip`, `serial`, `timeout`, `isolate` or `crate`"
+                "`name`, `description`, `skip`, `serial`, `timeout`, `isolate`, `task` or `crate`"
             }
-            McpPlace::Variant => "`name`, `description`, `skip`, `serial`, `timeout` or `isolate`",
+            McpPlace::Variant => {
+                "`name`, `description`, `skip`, `serial`, `timeout`, `isolate` or `task`"
+            }
             _ => "`name`, `description` or `skip`",
         }
     }
@@ -501,8 +513,9 @@ pub(crate) fn mcp_attrs(cx: &Ctxt, attrs: &[Attribute], place: McpPlace) -> McpA
                 }
                 (mcp_keys::SERIAL, McpItem::Flag(key)) => out.serial = Some(key.span()),
                 (mcp_keys::ISOLATE, McpItem::Flag(key)) => out.isolate = Some(key.span()),
+                (mcp_keys::TASK, McpItem::Flag(key)) => out.task = Some(key.span()),
                 (
-                    key_name @ (mcp_keys::SERIAL | mcp_keys::ISOLATE),
+                    key_name @ (mcp_keys::SERIAL | mcp_keys::ISOLATE | mcp_keys::TASK),
                     McpItem::Str(key, _) | McpItem::Other(key, _),
                 ) => {
                     cx.error_at(

@@ -231,6 +231,7 @@ mod tests {
             serial: false,
             timeout: None,
             isolate: false,
+            task: false,
             route: Vec::new(),
         }
     }

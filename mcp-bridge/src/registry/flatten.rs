@@ -56,6 +56,7 @@ fn collect_tools(
             serial: node.mcp.serial,
             timeout: node.mcp.timeout,
             isolate: node.mcp.isolate,
+            task: node.mcp.task,
             route: route.clone(),
         };
         let rules = describe_rules(&tool);

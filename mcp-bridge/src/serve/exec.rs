@@ -60,6 +60,7 @@ pub(crate) struct CommandPolicy {
     pub(crate) serial: bool,
     pub(crate) timeout: Option<Duration>,
     pub(crate) isolate: bool,
+    pub(crate) task: bool,
 }
 
 /// Runs jobs within the limits.

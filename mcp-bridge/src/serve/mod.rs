@@ -22,7 +22,11 @@ use rmcp::model::{
     PaginatedRequestParams, ProgressNotificationParam, RequestId, ServerCapabilities, ServerConfig,
     Tool,
 };
+use rmcp::model::{
+    CancelTaskParams, CreateTaskResult, GetTaskParams, GetTaskResult, UpdateTaskParams,
+};
 use rmcp::service::{NotificationContext, RequestContext};
+use rmcp::task_manager::{TaskExit, TaskManager, TaskOptions};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
@@ -78,6 +82,8 @@ struct Shared {
     draining: std::sync::atomic::AtomicBool,
     /// Every call runs in a child process (`Bridge::isolate_calls`).
     isolate_all: bool,
+    /// Calls of `#[mcp(task)]` commands made tasks (MCP Tasks extension).
+    tasks: TaskManager,
     /// The calls in flight, by request id, with what stops them: only a
     /// client's `notifications/cancelled` or the end of the shutdown grace
     /// period (not rmcp's own end of session, after which calls still
@@ -151,9 +157,11 @@ impl BridgeServer {
                 serial: spec.serial,
                 timeout: spec.timeout,
                 isolate: spec.isolate,
+                task: spec.task,
             })
             .collect();
-        let info = server_info(registry.root());
+        let tasks = registry.tools().any(|spec| spec.task);
+        let info = server_info(registry.root(), tasks);
         Self {
             shared: Arc::new(Shared {
                 typed: Box::new(Typed { registry, handler }),
@@ -163,6 +171,7 @@ impl BridgeServer {
                 exec: Executor::new(Limits::default()),
                 draining: std::sync::atomic::AtomicBool::new(false),
                 isolate_all: false,
+                tasks: TaskManager::new(),
                 in_flight: std::sync::Mutex::default(),
             }),
         }
@@ -223,6 +232,41 @@ impl BridgeServer {
     #[cfg(unix)]
     pub(crate) fn capture_with(self, capture: Arc<StdCapture>) -> Self {
         self.configure(|shared| shared.exec.capture_with(capture))
+    }
+
+    /// Runs a call as a task of the MCP Tasks extension: answered at once
+    /// with the task, which the client polls with `tasks/get` and may stop
+    /// with `tasks/cancel`.
+    fn start_task(&self, tool: String, job: Job, policy: CommandPolicy) -> CallToolResponse {
+        let shared = Arc::clone(&self.shared);
+        let task = self
+            .shared
+            .tasks
+            .spawn(TaskOptions::default(), move |context| {
+                Box::pin(async move {
+                    let cancel = CancellationToken::new();
+                    let watch = Watch {
+                        cancel: cancel.clone(),
+                        progress: None,
+                    };
+                    let run = shared.exec.run(&tool, job, policy, watch);
+                    tokio::pin!(run);
+                    let outcome = tokio::select! {
+                        outcome = &mut run => outcome,
+                        () = context.cancelled() => {
+                            // Stopped as a cancelled call is, then settled.
+                            cancel.cancel();
+                            let _ = run.await;
+                            None
+                        }
+                    };
+                    match outcome {
+                        Some(outcome) => Ok(outcome.into_result()),
+                        None => Err(TaskExit::Cancelled),
+                    }
+                })
+            });
+        CallToolResponse::Task(CreateTaskResult::new(task))
     }
 
     /// The calls still running.
@@ -294,14 +338,20 @@ impl BridgeServer {
     }
 }
 
-fn server_info(root: &CommandSpec) -> ServerConfig {
+fn server_info(root: &CommandSpec, tasks: bool) -> ServerConfig {
     let version = root.version.clone().unwrap_or_else(|| "0.0.0".to_owned());
     let mut implementation = Implementation::new(root.name.clone(), version);
     if let Some(about) = &root.about {
         implementation = implementation.with_description(about.clone());
     }
-    ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
-        .with_server_info(implementation)
+    let capabilities = match tasks {
+        true => ServerCapabilities::builder()
+            .enable_tools()
+            .enable_tasks()
+            .build(),
+        false => ServerCapabilities::builder().enable_tools().build(),
+    };
+    ServerConfig::new(capabilities).with_server_info(implementation)
 }
 
 /// Bad arguments, answered as clap would: exit code 2, the message on stderr.
@@ -419,6 +469,13 @@ impl ServerHandler for BridgeServer {
             },
             false => job,
         };
+        let wants_task = policy.task
+            && context
+                .client_capabilities()
+                .is_some_and(|capabilities| capabilities.supports_tasks());
+        if wants_task {
+            return Ok(self.start_task(request.name.to_string(), job, policy));
+        }
         let cancel = CancellationToken::new();
         if let Ok(mut in_flight) = shared.in_flight.lock() {
             in_flight.insert(context.id.clone(), cancel.clone());
@@ -436,6 +493,35 @@ impl ServerHandler for BridgeServer {
             // Cancelled: rmcp sends no answer for it.
             None => Err(ErrorData::internal_error("the call was cancelled", None)),
         }
+    }
+
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, ErrorData> {
+        self.shared
+            .tasks
+            .get_task(&request.task_id)
+            .map(GetTaskResult::new)
+    }
+
+    async fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.shared
+            .tasks
+            .update_task(&request.task_id, request.input_responses)
+    }
+
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.shared.tasks.cancel_task(&request.task_id)
     }
 
     async fn on_cancelled(

@@ -66,6 +66,9 @@ pub struct McpAttrs {
     pub timeout: Option<std::time::Duration>,
     /// `#[mcp(isolate)]`: calls run in a child process.
     pub isolate: bool,
+    /// `#[mcp(task)]`: long-running; a client that supports the MCP Tasks
+    /// extension gets a task to poll.
+    pub task: bool,
 }
 
 impl CommandSpec {
@@ -156,6 +159,9 @@ impl CommandSpec {
         if layer.mcp_isolate {
             self.mcp.isolate = true;
         }
+        if layer.mcp_task {
+            self.mcp.task = true;
+        }
     }
 }
 
@@ -175,6 +181,7 @@ pub struct CommandLayer {
     pub mcp_serial: bool,
     pub mcp_timeout: Option<std::time::Duration>,
     pub mcp_isolate: bool,
+    pub mcp_task: bool,
 }
 
 /// An argument group (`#[group(...)]`, `#[arg(group = "...")]`).
@@ -243,6 +250,9 @@ pub struct ToolSpec {
     /// `#[mcp(isolate)]`: calls run in a child process.
     #[serde(skip)]
     pub isolate: bool,
+    /// `#[mcp(task)]`: a call may become a task (MCP Tasks extension).
+    #[serde(skip)]
+    pub task: bool,
     /// The variant indices the typed build follows to reach this command.
     #[serde(skip)]
     pub(crate) route: Vec<u32>,

@@ -38,7 +38,8 @@ enum Command {
     Mcp,
     /// Panic, to show a panic becomes an error result
     Crash,
-    /// Sleep, then print `slept`
+    /// Sleep, then print `slept` (a task for clients that support tasks)
+    #[mcp(task)]
     Sleep {
         /// How long, in milliseconds
         #[arg(long, default_value_t = 1000)]
