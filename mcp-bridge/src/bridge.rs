@@ -441,15 +441,28 @@ fn bridge_command(bin: &str, name: &str) -> clap::Command {
 fn init_logging(log: Option<std::fs::File>) {
     let filter = tracing_subscriber::EnvFilter::try_from_env("MCP_BRIDGE_LOG")
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn,mcp_bridge=info"));
-    let builder = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_ansi(false);
+    use tracing_subscriber::layer::SubscriberExt;
+    use tracing_subscriber::util::SubscriberInitExt;
+    use tracing_subscriber::Layer;
+
     // The log goes to the stderr the server started with, never into a
-    // call's captured output.
-    let _ = match log {
-        Some(file) => builder.with_writer(std::sync::Mutex::new(file)).try_init(),
-        None => builder.with_writer(std::io::stderr).try_init(),
+    // call's captured output; a call's events also go to its client when
+    // the client asked for logs.
+    let writer = match log {
+        Some(file) => {
+            tracing_subscriber::fmt::writer::BoxMakeWriter::new(std::sync::Mutex::new(file))
+        }
+        None => tracing_subscriber::fmt::writer::BoxMakeWriter::new(std::io::stderr),
     };
+    let _ = tracing_subscriber::registry()
+        .with(
+            tracing_subscriber::fmt::layer()
+                .with_ansi(false)
+                .with_writer(writer)
+                .with_filter(filter),
+        )
+        .with(crate::serve::logs::client_logs())
+        .try_init();
 }
 
 fn fail(error: &dyn std::fmt::Display) -> ExitCode {

@@ -391,6 +391,36 @@ fn without_the_tasks_extension_a_task_command_answers_directly() {
     server.finish();
 }
 
+#[test]
+fn a_calls_logs_reach_a_client_that_asked_for_them() {
+    let mut server = session("io", &[]);
+    // Not asked: no notification (`call` fails on anything but the answer).
+    server.call(2, "fixture_shout", json!({"text": "quiet"}));
+    server.request(3, "logging/setLevel", json!({"level": "info"}));
+    send_call(
+        &mut server,
+        4,
+        "fixture_shout",
+        json!({"text": "loud words"}),
+    );
+    let mut logs = Vec::new();
+    let result = loop {
+        let message = server.recv();
+        if message["method"] == "notifications/message" {
+            logs.push(message["params"].clone());
+        } else {
+            break message;
+        }
+    };
+    assert_eq!(text(&result["result"]), "shouted loud words\n");
+    // The info event, not the debug one (below the level asked for).
+    assert_eq!(logs.len(), 1, "{logs:?}");
+    assert_eq!(logs[0]["level"], "info");
+    assert_eq!(logs[0]["data"], "shouting loud words words=2");
+    assert_eq!(logs[0]["logger"], "fixture_shout:fixture_cli");
+    server.finish();
+}
+
 /// The server's peak resident memory, in KiB (Linux).
 fn peak_memory_kib(pid: u32) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;

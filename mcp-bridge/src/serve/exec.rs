@@ -130,6 +130,8 @@ pub(crate) struct Watch {
     /// Cancelled when the client cancels the request.
     pub(crate) cancel: CancellationToken,
     pub(crate) progress: Option<ProgressFn>,
+    /// Where the call's `tracing` events go, when the client asked.
+    pub(crate) log: Option<Arc<super::logs::CallLog>>,
 }
 
 impl Executor {
@@ -199,7 +201,11 @@ impl Executor {
             _capture_turn: capture_turn,
             _running: self.running.enter(),
         };
-        let Watch { cancel, progress } = watch;
+        let Watch {
+            cancel,
+            progress,
+            log,
+        } = watch;
         let limit = self.limits.output_limit;
         let stop = Arc::new(AtomicBool::new(false));
         let abort = CancellationToken::new();
@@ -243,8 +249,10 @@ impl Executor {
                 // the handler really returns.
                 Job::WithIo(f) => {
                     let stop = Arc::clone(&stop);
+                    let log = log.clone();
                     self.pool
                         .run(move || {
+                            let _log = super::logs::Entered::on_thread(log);
                             let _held = held;
                             let capturing = start_capture();
                             let mut out = Bounded::new(limit);
@@ -263,8 +271,10 @@ impl Executor {
                         .await
                 }
                 Job::Plain(f) => {
+                    let log = log.clone();
                     self.pool
                         .run(move || {
+                            let _log = super::logs::Entered::on_thread(log);
                             let _held = held;
                             let capturing = start_capture();
                             let code = {
@@ -307,7 +317,7 @@ impl Executor {
                     tokio::spawn(async move {
                         let _held = held;
                         let capturing = start_capture();
-                        let mut task = tokio::spawn(call);
+                        let mut task = tokio::spawn(super::logs::in_task(log, call));
                         let code = tokio::select! {
                             done = &mut task => match done {
                                 Ok(code) => code,

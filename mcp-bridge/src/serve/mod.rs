@@ -6,6 +6,7 @@
 mod capture;
 mod exec;
 pub(crate) mod isolate;
+pub(crate) mod logs;
 mod pool;
 mod requests;
 mod run;
@@ -84,6 +85,8 @@ struct Shared {
     isolate_all: bool,
     /// Calls of `#[mcp(task)]` commands made tasks (MCP Tasks extension).
     tasks: TaskManager,
+    /// The level of the logs the client asked for (`logging/setLevel`).
+    log_level: logs::ClientLevel,
     /// The calls in flight, by request id, with what stops them: only a
     /// client's `notifications/cancelled` or the end of the shutdown grace
     /// period (not rmcp's own end of session, after which calls still
@@ -172,6 +175,7 @@ impl BridgeServer {
                 draining: std::sync::atomic::AtomicBool::new(false),
                 isolate_all: false,
                 tasks: TaskManager::new(),
+                log_level: logs::ClientLevel::default(),
                 in_flight: std::sync::Mutex::default(),
             }),
         }
@@ -248,6 +252,7 @@ impl BridgeServer {
                     let watch = Watch {
                         cancel: cancel.clone(),
                         progress: None,
+                        log: None,
                     };
                     let run = shared.exec.run(&tool, job, policy, watch);
                     tokio::pin!(run);
@@ -338,6 +343,9 @@ impl BridgeServer {
     }
 }
 
+// MCP logging is deprecated (SEP-2577) but still what clients of protocol
+// versions up to 2025-11-25 use; see `logs.rs`.
+#[allow(deprecated)]
 fn server_info(root: &CommandSpec, tasks: bool) -> ServerConfig {
     let version = root.version.clone().unwrap_or_else(|| "0.0.0".to_owned());
     let mut implementation = Implementation::new(root.name.clone(), version);
@@ -347,9 +355,13 @@ fn server_info(root: &CommandSpec, tasks: bool) -> ServerConfig {
     let capabilities = match tasks {
         true => ServerCapabilities::builder()
             .enable_tools()
+            .enable_logging()
             .enable_tasks()
             .build(),
-        false => ServerCapabilities::builder().enable_tools().build(),
+        false => ServerCapabilities::builder()
+            .enable_tools()
+            .enable_logging()
+            .build(),
     };
     ServerConfig::new(capabilities).with_server_info(implementation)
 }
@@ -369,6 +381,16 @@ fn rmcp_tool(spec: &ToolSpec) -> Tool {
         spec.description.clone(),
         Arc::new(spec.input_schema()),
     )
+}
+
+/// Where a call's `tracing` events go, when the client asked for logs.
+fn call_log(
+    shared: &Shared,
+    tool: &str,
+    context: &RequestContext<RoleServer>,
+) -> Option<Arc<logs::CallLog>> {
+    let asked = shared.log_level.lock().is_ok_and(|level| level.is_some());
+    asked.then(|| logs::CallLog::new(tool, Arc::clone(&shared.log_level), context.peer.clone()))
 }
 
 /// Sends `notifications/progress` for a call whose request asked for it,
@@ -487,12 +509,26 @@ impl ServerHandler for BridgeServer {
         let watch = Watch {
             cancel,
             progress: progress_reporter(&context),
+            log: call_log(shared, &request.name, &context),
         };
         match shared.exec.run(&request.name, job, policy, watch).await {
             Some(outcome) => Ok(outcome.into_result().into()),
             // Cancelled: rmcp sends no answer for it.
             None => Err(ErrorData::internal_error("the call was cancelled", None)),
         }
+    }
+
+    #[allow(deprecated)]
+    async fn set_level(
+        &self,
+        request: rmcp::model::SetLevelRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        if let Ok(mut level) = self.shared.log_level.lock() {
+            *level = Some(request.level);
+        }
+        logs::asked();
+        Ok(())
     }
 
     async fn get_task(

@@ -98,6 +98,8 @@ fn run_io(cli: Cli, io: &mut Io) -> Result<(), String> {
     let text = |e: std::io::Error| e.to_string();
     match cli.command {
         Command::Shout { text: said } => {
+            tracing::info!(words = said.split_whitespace().count(), "shouting {said}");
+            tracing::debug!("a detail");
             println!("stray println: {said}");
             writeln!(io.out(), "shouted {said}").map_err(text)?;
         }
