@@ -289,16 +289,24 @@ fn a_cancelled_isolated_call_is_killed() {
     send_call(&mut server, 2, "fixture_sleep", json!({"ms": 30_000}));
     std::thread::sleep(Duration::from_millis(300));
     let pid = server.child.id().to_string();
-    // Live children (a killed child not reaped yet is a zombie: dead).
+    // Live children, from /proc (a killed child not reaped yet is a
+    // zombie: dead).
     let children = || {
-        let out = Command::new("ps")
-            .args(["--ppid", &pid, "-o", "stat="])
-            .output()
-            .unwrap();
-        String::from_utf8_lossy(&out.stdout)
-            .lines()
-            .filter(|state| !state.trim_start().starts_with('Z'))
-            .count()
+        let mut live = 0;
+        for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+            let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+                continue;
+            };
+            // `pid (comm) state ppid ...`; comm may hold spaces.
+            let Some(after) = stat.rsplit_once(')').map(|(_, after)| after) else {
+                continue;
+            };
+            let fields: Vec<&str> = after.split_whitespace().collect();
+            if fields.get(1) == Some(&pid.as_str()) && fields.first() != Some(&"Z") {
+                live += 1;
+            }
+        }
+        live
     };
     assert_eq!(children(), 1, "the call runs in a child process");
     server.send(&json!({
@@ -477,11 +485,8 @@ fn progress_reaches_a_client_that_asked_for_it() {
 }
 
 fn terminate(server: &RawServer) {
-    let status = Command::new("kill")
-        .args(["-TERM", &server.child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
+    let pid = rustix::process::Pid::from_raw(server.child.id() as i32).expect("a pid");
+    rustix::process::kill_process(pid, rustix::process::Signal::TERM).expect("SIGTERM sent");
 }
 
 #[test]
