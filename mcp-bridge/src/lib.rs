@@ -49,13 +49,14 @@
 //! | module | step |
 //! | --- | --- |
 //! | [`Bridge`] (`bridge.rs`) | the CLI runs as itself, or `mcp serve` / `mcp tools` |
-//! | [`BridgeServer`] (`serve/`) | the rmcp handler, running the user's handler, the stdio transport |
+//! | [`BridgeServer`] (`serve/`) | the rmcp handler; running the user's handler off the event loop within the server's limits; the stdio transport |
 //! | [`Registry`] (`registry/`) | the tool table: which commands are tools, their names; the compile-time tree checks |
 //! | traits (`traits.rs`) | what `#[derive(McpTool)]` implements: spec, typed build, tree node |
 //! | `call/` | a call's JSON arguments → the user's typed value: property and relation checks, converters |
 //! | [`spec`] (`spec/`) | the static description: commands, parameters, value types, relations, JSON Schema |
 //!
-//! `error.rs` and `io.rs` are leaves every layer may use; generated code
+//! `error.rs`, `io.rs` and `handler.rs` (the kinds of handler [`Bridge`]
+//! takes) are leaves every layer may use; generated code
 //! reaches the runtime only through the hidden `__private` module.
 
 mod bridge;

@@ -3,7 +3,7 @@
 //! output capture at a time, a timeout, cancellation, bounded output, and
 //! a count of calls still running for a graceful shutdown.
 //!
-//! - A synchronous handler runs on tokio's blocking pool, never on a
+//! - A synchronous handler runs on a call thread (`pool.rs`), never on a
 //!   worker thread, so `ping` and other calls keep being answered, and a
 //!   handler may start its own runtime and `block_on` it.
 //! - An async handler runs as a task of the server's runtime; a cancelled
@@ -12,6 +12,8 @@
 //!   while fd 1 and fd 2 point at pipes read into the result; such calls
 //!   take turns, as two of them would otherwise print into each other's
 //!   results. Calls of handlers writing through `Io` run side by side.
+//! - An isolated call runs in a child process of the binary
+//!   (`isolate.rs`), killed when it is stopped.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
