@@ -40,8 +40,11 @@ struct Shared {
     available: Condvar,
     /// Tasks queued, readable without the lock (for spinning threads).
     queued: AtomicUsize,
-    /// Threads spinning for work.
+    /// Threads spinning for work (at most one: more would only take the
+    /// CPU from the threads that answer).
     spinning: AtomicUsize,
+    /// Threads running a task.
+    busy: AtomicUsize,
     max_threads: usize,
 }
 
@@ -61,6 +64,7 @@ impl Pool {
                 available: Condvar::new(),
                 queued: AtomicUsize::new(0),
                 spinning: AtomicUsize::new(0),
+                busy: AtomicUsize::new(0),
                 max_threads: max_threads.max(1),
             }),
         }
@@ -91,10 +95,16 @@ impl Pool {
             let mut state = shared.state.lock().unwrap_or_else(|e| e.into_inner());
             state.queue.push_back(task);
             shared.queued.fetch_add(1, Ordering::SeqCst);
-            if shared.spinning.load(Ordering::SeqCst) > 0 {
-                (false, false)
-            } else if state.parked > 0 {
-                (true, false)
+            // Idle threads (spinning, parked, or on their way to look for
+            // work) take the waiting tasks; a new thread starts only when
+            // there are more tasks than idle threads.
+            let idle = state
+                .threads
+                .saturating_sub(shared.busy.load(Ordering::SeqCst));
+            let waiting = state.queue.len();
+            if waiting <= idle {
+                let spinning = shared.spinning.load(Ordering::SeqCst) > 0;
+                (!spinning || waiting > 1, false)
             } else if state.threads < shared.max_threads {
                 state.threads += 1;
                 (false, true)
@@ -133,23 +143,38 @@ impl Shared {
             return None;
         }
         let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        self.pop(&mut state)
+    }
+
+    /// Takes the next task, counting this thread busy (under the lock, so
+    /// a task is always either queued or counted).
+    fn pop(&self, state: &mut State) -> Option<Task> {
         let task = state.queue.pop_front()?;
         self.queued.fetch_sub(1, Ordering::SeqCst);
+        self.busy.fetch_add(1, Ordering::SeqCst);
         Some(task)
+    }
+
+    fn run_task(&self, task: Task) {
+        task();
+        self.busy.fetch_sub(1, Ordering::SeqCst);
     }
 
     fn work(self: Arc<Self>) {
         loop {
             if let Some(task) = self.take() {
-                task();
+                self.run_task(task);
                 continue;
             }
-            // Spin for the next call, then park.
-            self.spinning.fetch_add(1, Ordering::SeqCst);
+            // One thread spins for the next call; the others park.
+            let spins = self
+                .spinning
+                .compare_exchange(0, 1, Ordering::SeqCst, Ordering::SeqCst)
+                .is_ok();
             let start = Instant::now();
             let mut found = None;
             let mut turns = 0u32;
-            while start.elapsed() < THREAD_SPIN {
+            while spins && start.elapsed() < THREAD_SPIN {
                 if let Some(task) = self.take() {
                     found = Some(task);
                     break;
@@ -161,17 +186,18 @@ impl Shared {
                     std::hint::spin_loop();
                 }
             }
-            self.spinning.fetch_sub(1, Ordering::SeqCst);
+            if spins {
+                self.spinning.fetch_sub(1, Ordering::SeqCst);
+            }
             if let Some(task) = found {
-                task();
+                self.run_task(task);
                 continue;
             }
             let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
             loop {
-                if let Some(task) = state.queue.pop_front() {
-                    self.queued.fetch_sub(1, Ordering::SeqCst);
+                if let Some(task) = self.pop(&mut state) {
                     drop(state);
-                    task();
+                    self.run_task(task);
                     break;
                 }
                 state.parked += 1;
