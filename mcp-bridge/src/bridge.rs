@@ -14,7 +14,7 @@ use crate::error::RegistryError;
 use crate::handler::{Handler, IntoHandler};
 use crate::io::Io;
 use crate::registry::Registry;
-use crate::serve::BridgeServer;
+use crate::serve::{BridgeServer, Limits};
 use crate::spec::CommandSpec;
 use crate::traits::McpCommand;
 
@@ -67,9 +67,7 @@ use crate::traits::McpCommand;
 pub struct Bridge<C> {
     handler: Handler<C>,
     command_name: String,
-    timeout: Option<Duration>,
-    max_concurrent: Option<usize>,
-    output_limit: Option<usize>,
+    limits: Limits,
     grace: Duration,
     isolate: bool,
 }
@@ -80,9 +78,7 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
         Self {
             handler: handler.into_handler().0,
             command_name: "mcp".to_owned(),
-            timeout: None,
-            max_concurrent: None,
-            output_limit: None,
+            limits: Limits::default(),
             grace: Duration::from_secs(10),
             isolate: false,
         }
@@ -97,13 +93,13 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
 
     /// See [`BridgeServer::call_timeout`].
     pub fn call_timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = Some(timeout);
+        self.limits.timeout = Some(timeout);
         self
     }
 
     /// See [`BridgeServer::max_concurrent_calls`].
     pub fn max_concurrent_calls(mut self, calls: usize) -> Self {
-        self.max_concurrent = Some(calls);
+        self.limits.max_concurrent = calls;
         self
     }
 
@@ -115,7 +111,7 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
 
     /// See [`BridgeServer::output_limit`].
     pub fn output_limit(mut self, bytes: usize) -> Self {
-        self.output_limit = Some(bytes);
+        self.limits.output_limit = bytes;
         self
     }
 
@@ -132,16 +128,10 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
     }
 
     fn server_from(&self, registry: Registry<C>) -> BridgeServer {
-        let mut server = BridgeServer::from_registry(registry, self.handler.clone())
-            .call_timeout(self.timeout)
-            .isolate_calls(self.isolate);
-        if let Some(calls) = self.max_concurrent {
-            server = server.max_concurrent_calls(calls);
-        }
-        if let Some(bytes) = self.output_limit {
-            server = server.output_limit(bytes);
-        }
-        server
+        let limits = self.limits.clone();
+        BridgeServer::from_registry(registry, self.handler.clone())
+            .limits(|set| *set = limits)
+            .isolate_calls(self.isolate)
     }
 
     /// Runs with the process's arguments. An `async` handler runs on a

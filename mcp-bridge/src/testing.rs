@@ -144,6 +144,13 @@ fn range_text((min, max): (u64, Option<u64>)) -> String {
     }
 }
 
+/// A list compared in any order: its items' texts, sorted.
+fn sorted<T: ToString>(items: impl IntoIterator<Item = T>) -> String {
+    let mut texts: Vec<String> = items.into_iter().map(|item| item.to_string()).collect();
+    texts.sort();
+    format!("{texts:?}")
+}
+
 fn styled(text: Option<&clap::builder::StyledStr>) -> Option<String> {
     text.map(ToString::to_string)
 }
@@ -181,14 +188,10 @@ fn compare_command(
         ours.hidden.to_string(),
         clap.is_hide_set().to_string(),
     );
-    let mut theirs_aliases: Vec<&str> = clap.get_all_aliases().collect();
-    theirs_aliases.sort_unstable();
-    let mut ours_aliases: Vec<&str> = ours.aliases.iter().map(String::as_str).collect();
-    ours_aliases.sort_unstable();
     differ(
         "aliases",
-        format!("{ours_aliases:?}"),
-        format!("{theirs_aliases:?}"),
+        sorted(&ours.aliases),
+        sorted(clap.get_all_aliases()),
     );
     if clap.get_subcommands().next().is_some() {
         differ(
@@ -282,40 +285,15 @@ fn compare_command(
             format!("{:?}", param.delimiter),
             format!("{:?}", arg.get_value_delimiter()),
         );
-        let sorted = |mut v: Vec<String>| {
-            v.sort();
-            v
-        };
         differ(
             "aliases",
-            format!("{:?}", sorted(param.aliases.clone())),
-            format!(
-                "{:?}",
-                sorted(
-                    arg.get_all_aliases()
-                        .unwrap_or_default()
-                        .into_iter()
-                        .map(str::to_owned)
-                        .collect()
-                )
-            ),
+            sorted(&param.aliases),
+            sorted(arg.get_all_aliases().unwrap_or_default()),
         );
         differ(
             "short aliases",
-            format!(
-                "{:?}",
-                sorted(param.short_aliases.iter().map(char::to_string).collect())
-            ),
-            format!(
-                "{:?}",
-                sorted(
-                    arg.get_all_short_aliases()
-                        .unwrap_or_default()
-                        .into_iter()
-                        .map(|c| c.to_string())
-                        .collect()
-                )
-            ),
+            sorted(&param.short_aliases),
+            sorted(arg.get_all_short_aliases().unwrap_or_default()),
         );
         differ(
             "help",

@@ -158,12 +158,14 @@ impl<C: McpCommand> Registry<C> {
     /// Turns a call's arguments into the CLI's typed value, as if the user
     /// had typed the command; no argv is built and clap does not run.
     pub fn build(&self, tool: &str, args: &Map<String, Value>) -> Result<C, CallError> {
-        let &index = self
-            .by_name
-            .get(tool)
-            .ok_or_else(|| CallError::UnknownTool {
-                name: tool.to_owned(),
-            })?;
+        let index = self.position(tool).ok_or_else(|| CallError::UnknownTool {
+            name: tool.to_owned(),
+        })?;
+        self.build_at(index, args)
+    }
+
+    /// [`build`](Self::build) for the tool at `index` in the table.
+    pub(crate) fn build_at(&self, index: usize, args: &Map<String, Value>) -> Result<C, CallError> {
         let entry = &self.entries[index];
         let mut ctx = crate::call::prepare(&entry.spec, &entry.properties, entry.has_rules, args)?;
         Ok(C::mcp_build(&mut ctx)?)

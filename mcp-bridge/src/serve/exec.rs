@@ -137,10 +137,12 @@ pub(crate) struct Watch {
 }
 
 impl Executor {
-    pub(crate) fn new(limits: Limits) -> Self {
+    /// An executor with the default limits.
+    pub(crate) fn new() -> Self {
+        let limits = Limits::default();
         Self {
-            slots: Arc::new(Semaphore::new(limits.max_concurrent.max(1))),
-            pool: Pool::new(limits.max_concurrent.max(1)),
+            slots: Arc::new(Semaphore::new(limits.max_concurrent)),
+            pool: Pool::new(limits.max_concurrent),
             limits,
             serial: Arc::default(),
             capture_turn: Arc::default(),
@@ -154,9 +156,12 @@ impl Executor {
         &self.limits
     }
 
-    pub(crate) fn set_limits(&mut self, limits: Limits) {
-        self.slots = Arc::new(Semaphore::new(limits.max_concurrent.max(1)));
-        self.pool = Pool::new(limits.max_concurrent.max(1));
+    /// Sets the limits (at least one call at once, 64 bytes of output).
+    pub(crate) fn set_limits(&mut self, mut limits: Limits) {
+        limits.max_concurrent = limits.max_concurrent.max(1);
+        limits.output_limit = limits.output_limit.max(64);
+        self.slots = Arc::new(Semaphore::new(limits.max_concurrent));
+        self.pool = Pool::new(limits.max_concurrent);
         self.limits = limits;
     }
 

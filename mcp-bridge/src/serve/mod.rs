@@ -41,8 +41,9 @@ use crate::traits::McpCommand;
 
 #[cfg(unix)]
 pub(crate) use capture::StdCapture;
+pub(crate) use exec::Limits;
 pub(crate) use exec::Running;
-use exec::{CommandPolicy, Executor, Limits, Watch};
+use exec::{CommandPolicy, Executor, Watch};
 use requests::malformed_request_error;
 pub use run::CallOutcome;
 
@@ -52,8 +53,13 @@ pub use run::CallOutcome;
 trait Dispatch: Send + Sync {
     /// The index of `tool` in the table.
     fn position(&self, tool: &str) -> Option<usize>;
-    /// Builds the CLI's value from `arguments` and binds the handler to it.
-    fn prepare(&self, tool: &str, arguments: &Map<String, Value>) -> Result<Job, CallError>;
+    /// Builds the CLI's value from `arguments` and binds the handler to it;
+    /// with the tool's index in the table.
+    fn prepare(
+        &self,
+        tool: &str,
+        arguments: &Map<String, Value>,
+    ) -> Result<(usize, Job), CallError>;
 }
 
 struct Typed<C> {
@@ -66,9 +72,19 @@ impl<C: McpCommand + Send + 'static> Dispatch for Typed<C> {
         self.registry.position(tool)
     }
 
-    fn prepare(&self, tool: &str, arguments: &Map<String, Value>) -> Result<Job, CallError> {
-        let cli = self.registry.build(tool, arguments)?;
-        Ok(self.handler.bind(cli))
+    fn prepare(
+        &self,
+        tool: &str,
+        arguments: &Map<String, Value>,
+    ) -> Result<(usize, Job), CallError> {
+        let index = self
+            .registry
+            .position(tool)
+            .ok_or_else(|| CallError::UnknownTool {
+                name: tool.to_owned(),
+            })?;
+        let cli = self.registry.build_at(index, arguments)?;
+        Ok((index, self.handler.bind(cli)))
     }
 }
 
@@ -171,7 +187,7 @@ impl BridgeServer {
                 listed: ListToolsResult::with_all_items(tools),
                 policies,
                 info,
-                exec: Executor::new(Limits::default()),
+                exec: Executor::new(),
                 draining: std::sync::atomic::AtomicBool::new(false),
                 isolate_all: false,
                 tasks: TaskManager::new(),
@@ -193,30 +209,27 @@ impl BridgeServer {
     /// the timeout (exit code 124); a command's own
     /// `#[mcp(timeout = "...")]` wins. Off by default.
     pub fn call_timeout(self, timeout: Option<Duration>) -> Self {
-        self.configure(|shared| {
-            let mut limits = shared.exec.limits().clone();
-            limits.timeout = timeout;
-            shared.exec.set_limits(limits);
-        })
+        self.limits(|limits| limits.timeout = timeout)
     }
 
     /// Runs at most `calls` calls at the same time; the others wait their
     /// turn (default 16).
     pub fn max_concurrent_calls(self, calls: usize) -> Self {
-        self.configure(|shared| {
-            let mut limits = shared.exec.limits().clone();
-            limits.max_concurrent = calls.max(1);
-            shared.exec.set_limits(limits);
-        })
+        self.limits(|limits| limits.max_concurrent = calls)
     }
 
     /// Keeps at most `bytes` of each of a call's stdout and stderr: the
     /// start and the end, with a marker saying how much was cut between
     /// (default 48 KiB, so a result stays within what clients accept).
     pub fn output_limit(self, bytes: usize) -> Self {
+        self.limits(|limits| limits.output_limit = bytes)
+    }
+
+    /// Changes the limits on calls.
+    pub(crate) fn limits(self, change: impl FnOnce(&mut Limits)) -> Self {
         self.configure(|shared| {
             let mut limits = shared.exec.limits().clone();
-            limits.output_limit = bytes.max(64);
+            change(&mut limits);
             shared.exec.set_limits(limits);
         })
     }
@@ -316,7 +329,7 @@ impl BridgeServer {
         arguments: Map<String, Value>,
     ) -> Result<CallOutcome, CallError> {
         let job = match self.shared.typed.prepare(tool, &arguments) {
-            Ok(job) => job,
+            Ok((_, job)) => job,
             Err(CallError::InvalidArguments(error)) => return Ok(invalid_arguments(&error)),
             Err(other) => return Err(other),
         };
@@ -463,8 +476,8 @@ impl ServerHandler for BridgeServer {
             .into());
         }
         let arguments = request.arguments.unwrap_or_default();
-        let job = match shared.typed.prepare(&request.name, &arguments) {
-            Ok(job) => job,
+        let (index, job) = match shared.typed.prepare(&request.name, &arguments) {
+            Ok(prepared) => prepared,
             Err(CallError::UnknownTool { name }) => {
                 tracing::warn!(tool = %name, "call to an unknown tool");
                 return Err(ErrorData::invalid_params(
@@ -478,11 +491,7 @@ impl ServerHandler for BridgeServer {
             }
             Err(error) => return Err(ErrorData::internal_error(error.to_string(), None)),
         };
-        let policy = shared
-            .typed
-            .position(&request.name)
-            .and_then(|index| shared.policies.get(index).copied())
-            .unwrap_or_default();
+        let policy = shared.policies[index];
         // Checked here, built again by the child from the same arguments.
         let job = match policy.isolate || shared.isolate_all {
             true => Job::Isolated {

@@ -19,6 +19,7 @@ use std::collections::HashSet;
 use std::pin::Pin;
 use std::sync::Arc;
 
+use rmcp::model::RequestId;
 use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
 use rmcp::RoleServer;
@@ -45,13 +46,8 @@ pub(crate) struct LineTransport {
     seen_request: bool,
     /// The ids of requests not answered yet: a second request with one of
     /// them is refused, so each request gets its own answer.
-    in_flight: Arc<std::sync::Mutex<HashSet<String>>>,
-}
-
-/// The key of a request id in [`LineTransport::in_flight`] (`1` and `"1"`
-/// are different ids).
-fn id_key(id: &rmcp::model::RequestId) -> String {
-    format!("{id:?}")
+    /// (`1` and `"1"` are different ids.)
+    in_flight: Arc<std::sync::Mutex<HashSet<RequestId>>>,
 }
 
 impl LineTransport {
@@ -112,7 +108,7 @@ impl LineTransport {
         let mut in_flight = self.in_flight.lock().ok()?;
         match message {
             rmcp::model::JsonRpcMessage::Request(request) => {
-                if in_flight.insert(id_key(&request.id)) {
+                if in_flight.insert(request.id.clone()) {
                     return None;
                 }
                 tracing::warn!(id = %request.id, "refusing a request whose id is in flight");
@@ -131,7 +127,7 @@ impl LineTransport {
                     &notification.notification
                 {
                     if let Some(id) = &cancelled.params.request_id {
-                        in_flight.remove(&id_key(id));
+                        in_flight.remove(id);
                     }
                 }
                 None
@@ -167,12 +163,12 @@ impl Transport<RoleServer> for LineTransport {
     ) -> impl std::future::Future<Output = Result<(), Self::Error>> + Send + 'static {
         let writer = Arc::clone(&self.writer);
         let answered = match &item {
-            rmcp::model::JsonRpcMessage::Response(response) => Some(id_key(&response.id)),
-            rmcp::model::JsonRpcMessage::Error(error) => error.id.as_ref().map(id_key),
+            rmcp::model::JsonRpcMessage::Response(response) => Some(&response.id),
+            rmcp::model::JsonRpcMessage::Error(error) => error.id.as_ref(),
             _ => None,
         };
-        if let (Some(key), Ok(mut in_flight)) = (answered, self.in_flight.lock()) {
-            in_flight.remove(&key);
+        if let (Some(id), Ok(mut in_flight)) = (answered, self.in_flight.lock()) {
+            in_flight.remove(id);
         }
         async move {
             let mut bytes = serde_json::to_vec(&item)?;
