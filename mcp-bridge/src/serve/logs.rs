@@ -16,8 +16,6 @@ use std::future::Future;
 use std::sync::{Arc, Mutex};
 
 use rmcp::model::{LoggingLevel, LoggingMessageNotificationParam};
-use rmcp::service::Peer;
-use rmcp::RoleServer;
 use serde_json::Value;
 use std::sync::atomic::{AtomicBool, Ordering};
 use tracing::field::{Field, Visit};
@@ -27,6 +25,8 @@ use tracing::{Level, Metadata, Subscriber};
 use tracing_subscriber::filter::Filtered;
 use tracing_subscriber::layer::{Context, Filter, Layer};
 
+use super::outbox::Outbox;
+
 /// The level the client asked for (`None`: no logs).
 pub(crate) type ClientLevel = Arc<Mutex<Option<LoggingLevel>>>;
 
@@ -34,25 +34,17 @@ pub(crate) type ClientLevel = Arc<Mutex<Option<LoggingLevel>>>;
 pub(crate) struct CallLog {
     tool: String,
     level: ClientLevel,
-    sender: tokio::sync::mpsc::UnboundedSender<LoggingMessageNotificationParam>,
+    outbox: Arc<Outbox>,
 }
 
 impl CallLog {
-    /// A log for a call of `tool`, sending to `peer`, in order, what
+    /// A log for a call of `tool`, queued in the call's `outbox`, of what
     /// passes the client's `level`.
-    pub(crate) fn new(tool: &str, level: ClientLevel, peer: Peer<RoleServer>) -> Arc<Self> {
-        let (sender, mut receiver) = tokio::sync::mpsc::unbounded_channel();
-        tokio::spawn(async move {
-            while let Some(message) = receiver.recv().await {
-                if peer.notify_logging_message(message).await.is_err() {
-                    break;
-                }
-            }
-        });
+    pub(crate) fn new(tool: &str, level: ClientLevel, outbox: Arc<Outbox>) -> Arc<Self> {
         Arc::new(Self {
             tool: tool.to_owned(),
             level,
-            sender,
+            outbox,
         })
     }
 
@@ -179,7 +171,7 @@ impl<S: Subscriber> Layer<S> for ClientLogs {
         event.record(&mut text);
         let message = LoggingMessageNotificationParam::new(level, Value::String(text.0))
             .with_logger(format!("{}:{}", log.tool, event.metadata().target()));
-        let _ = log.sender.send(message);
+        log.outbox.log(message);
     }
 }
 

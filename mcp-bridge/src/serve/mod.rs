@@ -7,6 +7,7 @@ mod capture;
 mod exec;
 pub(crate) mod isolate;
 pub(crate) mod logs;
+mod outbox;
 mod pool;
 mod requests;
 mod run;
@@ -44,6 +45,7 @@ pub(crate) use capture::StdCapture;
 pub(crate) use exec::Limits;
 pub(crate) use exec::Running;
 use exec::{CommandPolicy, Executor, Watch};
+use outbox::Outbox;
 use requests::malformed_request_error;
 pub use run::CallOutcome;
 
@@ -396,37 +398,36 @@ fn rmcp_tool(spec: &ToolSpec) -> Tool {
     )
 }
 
-/// Where a call's `tracing` events go, when the client asked for logs.
-fn call_log(
+/// Where a call's notifications go: progress when its request carries a
+/// progress token, `tracing` events when the client asked for logs; `None`
+/// (no queue at all) when neither.
+fn call_notifications(
     shared: &Shared,
     tool: &str,
     context: &RequestContext<RoleServer>,
-) -> Option<Arc<logs::CallLog>> {
-    let asked = shared.log_level.lock().is_ok_and(|level| level.is_some());
-    asked.then(|| logs::CallLog::new(tool, Arc::clone(&shared.log_level), context.peer.clone()))
-}
-
-/// Sends `notifications/progress` for a call whose request asked for it,
-/// in order, from any thread.
-fn progress_reporter(context: &RequestContext<RoleServer>) -> Option<ProgressFn> {
-    let token = context.meta.get_progress_token()?;
-    let peer = context.peer.clone();
-    let (sender, mut receiver) =
-        tokio::sync::mpsc::unbounded_channel::<ProgressNotificationParam>();
-    tokio::spawn(async move {
-        while let Some(progress) = receiver.recv().await {
-            if let Err(error) = peer.notify_progress(progress).await {
-                tracing::debug!(%error, "progress not sent");
-                break;
-            }
-        }
+) -> (
+    Option<Arc<Outbox>>,
+    Option<ProgressFn>,
+    Option<Arc<logs::CallLog>>,
+) {
+    let token = context.meta.get_progress_token();
+    let logs_asked = shared.log_level.lock().is_ok_and(|level| level.is_some());
+    if token.is_none() && !logs_asked {
+        return (None, None, None);
+    }
+    let outbox = Outbox::new(context.peer.clone());
+    let progress = token.map(|token| {
+        let outbox = Arc::clone(&outbox);
+        Arc::new(move |done, total, message| {
+            let mut progress = ProgressNotificationParam::new(token.clone(), done);
+            progress.total = total;
+            progress.message = message;
+            outbox.progress(progress);
+        }) as ProgressFn
     });
-    Some(Arc::new(move |done, total, message| {
-        let mut progress = ProgressNotificationParam::new(token.clone(), done);
-        progress.total = total;
-        progress.message = message;
-        let _ = sender.send(progress);
-    }))
+    let log = logs_asked
+        .then(|| logs::CallLog::new(tool, Arc::clone(&shared.log_level), Arc::clone(&outbox)));
+    (Some(outbox), progress, log)
 }
 
 impl ServerHandler for BridgeServer {
@@ -515,12 +516,18 @@ impl ServerHandler for BridgeServer {
             shared,
             id: context.id.clone(),
         };
+        let (outbox, progress, log) = call_notifications(shared, &request.name, &context);
         let watch = Watch {
             cancel,
-            progress: progress_reporter(&context),
-            log: call_log(shared, &request.name, &context),
+            progress,
+            log,
         };
-        match shared.exec.run(&request.name, job, policy, watch).await {
+        let outcome = shared.exec.run(&request.name, job, policy, watch).await;
+        if let Some(outbox) = outbox {
+            // Progress and logs first, then the answer.
+            outbox.flush().await;
+        }
+        match outcome {
             Some(outcome) => Ok(outcome.into_result().into()),
             // Cancelled: rmcp sends no answer for it.
             None => Err(ErrorData::internal_error("the call was cancelled", None)),
