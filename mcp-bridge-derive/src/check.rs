@@ -41,6 +41,9 @@ fn check_fields(cx: &Ctxt, fields: &[Field<'_>]) {
             check_defaults(cx, arg);
             check_skip_required(cx, arg);
         }
+        if let FieldKind::FromGlobal(arg) = &field.kind {
+            check_value_type(cx, arg);
+        }
     }
 }
 

@@ -132,6 +132,10 @@ pub(crate) enum FieldKind {
     /// `#[arg(skip)]` / `#[command(skip)]`: not an argument; the value is
     /// the expression or `Default::default()`.
     Skip(Option<Expr>),
+    /// `#[arg(from_global)]`: not an argument of this command; the value
+    /// of the global argument of that id declared on an ancestor, read
+    /// through the field's own converter.
+    FromGlobal(Box<Arg>),
 }
 
 /// How many values a field holds, from its type (clap's grouping).

@@ -213,4 +213,13 @@ pub enum RegistryError {
     /// A tool name breaks the MCP rule.
     #[error(transparent)]
     InvalidToolName(#[from] InvalidToolName),
+    /// Two properties of one tool have one name (a spec built by hand: the
+    /// derive refuses it at compile time).
+    #[error("the tool `{tool}` has two properties named `{name}`; rename one with #[mcp(name = \"...\")]")]
+    DuplicateProperty {
+        /// The tool.
+        tool: String,
+        /// The shared property name.
+        name: String,
+    },
 }

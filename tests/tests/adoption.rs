@@ -338,6 +338,31 @@ fn vcs_tools_are_its_runnable_commands() {
             "the root's global `{global}`: {props}"
         );
     }
+    // `from_global` adds no property; `log --dir` and the root's `-C`
+    // are both offered.
+    let log = schema::<Vcs>("vcs_log")["properties"].clone();
+    let mut names: Vec<&String> = log.as_object().unwrap().keys().collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "color",
+            "dir",
+            "max-count",
+            "paths",
+            "quiet",
+            "revs",
+            "vcs-dir"
+        ]
+    );
+    assert_eq!(
+        log["dir"]["description"],
+        "Only the history under this directory (the root's `-C` has the same id: this one is given after `log`)"
+    );
+    assert_eq!(
+        log["vcs-dir"]["description"],
+        "Run as if started in this directory (given before the subcommand: `vcs -C DIR commit`; not global) (an option of `vcs`, before its subcommand)"
+    );
 }
 
 #[test]
@@ -395,6 +420,46 @@ fn vcs_calls_build_what_clap_parses() {
         &["vcs", "log", "-n", "3", "a", "b"],
     );
     assert_eq!(log.output.color, When::Auto);
+    // `log --dir` keeps its name; the root's `-C` (same id, not global) is
+    // offered as `vcs-dir`, and each lands on its own level.
+    let both = same::<Vcs>(
+        "vcs_log",
+        json!({ "vcs-dir": "/srv/repo", "dir": "src" }),
+        &["vcs", "-C", "/srv/repo", "log", "--dir", "src"],
+    );
+    assert_eq!(both.dir, Some(PathBuf::from("/srv/repo")));
+    let VcsCommand::Log { dir, .. } = &both.command else {
+        panic!("{both:?}")
+    };
+    assert_eq!(dir.as_deref(), Some(std::path::Path::new("src")));
+    same::<Vcs>(
+        "vcs_log",
+        json!({ "vcs-dir": "/srv/repo" }),
+        &["vcs", "-C", "/srv/repo", "log"],
+    );
+    // `from_global` fields read the root's globals: given, or defaulted.
+    let coloured = same::<Vcs>(
+        "vcs_log",
+        json!({ "color": "always" }),
+        &["vcs", "log", "--color", "always"],
+    );
+    let VcsCommand::Log { color, .. } = &coloured.command else {
+        panic!("{coloured:?}")
+    };
+    assert_eq!(*color, When::Always);
+    let VcsCommand::Log { color, .. } = &log.command else {
+        panic!("{log:?}")
+    };
+    assert_eq!(*color, When::Auto);
+    let quiet = same::<Vcs>(
+        "vcs_remote_add",
+        json!({ "name": "up", "url": "u", "quiet": true }),
+        &["vcs", "remote", "add", "-q", "up", "u"],
+    );
+    assert!(matches!(
+        quiet.command,
+        VcsCommand::Remote(RemoteCommand::Add { quiet: true, .. })
+    ));
     same::<CommitArgs>(
         "vcs-commit",
         json!({ "message": "m", "amend": true }),

@@ -169,11 +169,22 @@ fn tool_model(root: &clap::Command, tool: &ToolSpec) -> ToolModel {
         .iter()
         .map(|spec| {
             // The tool's own argument, a global, or an ancestor's (given
-            // right after the ancestor's name on the command line).
+            // right after the ancestor's name on the command line). An
+            // ancestor's that a nearer argument of its id shadows is
+            // offered as `<command>-<name>`: it is that command's.
+            let shadowed = tool.params.iter().filter(|p| p.id == spec.id).count() > 1;
+            let renamed_at = chain.iter().position(|cmd| {
+                shadowed
+                    && spec
+                        .name
+                        .strip_prefix(cmd.get_name())
+                        .is_some_and(|rest| rest.starts_with('-'))
+            });
             let (level, arg) = chain
                 .iter()
                 .enumerate()
                 .rev()
+                .filter(|(level, _)| renamed_at.is_none_or(|at| at == *level))
                 .find_map(|(level, cmd)| {
                     cmd.get_arguments()
                         .find(|a| a.get_id().as_str() == spec.id)

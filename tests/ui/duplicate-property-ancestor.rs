@@ -1,6 +1,7 @@
 // A tool offers its ancestors' arguments, global or not (clap takes them
-// before the subcommand), and each level's build reads its arguments by
-// property name: one named like the tool's own is a collision.
+// before the subcommand). One named like an argument of a command nearer
+// the tool is offered as `<command>-<name>`: that name taken as well is a
+// collision.
 use clap::{Parser, Subcommand};
 use mcp_bridge::McpTool;
 
@@ -18,6 +19,8 @@ enum Command {
     Run {
         #[arg(long)]
         config: Option<String>,
+        #[arg(long)]
+        app_config: Option<String>,
     },
 }
 

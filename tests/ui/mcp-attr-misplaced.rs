@@ -4,6 +4,8 @@ use mcp_bridge::McpTool;
 #[derive(Parser, McpTool)]
 #[command(name = "app")]
 struct Cli {
+    #[arg(long, global = true)]
+    quiet: bool,
     #[command(flatten)]
     #[mcp(name = "common")]
     common: Common,
@@ -31,7 +33,11 @@ enum Command {
 
 #[derive(Subcommand, McpTool)]
 enum More {
-    Stop,
+    Stop {
+        #[arg(from_global)]
+        #[mcp(name = "silent")]
+        quiet: bool,
+    },
 }
 
 fn main() {}

@@ -53,11 +53,15 @@ pub(super) fn enum_build(
             }
         }
     }
+    // The variant's fields are one level down; the fields of the struct
+    // that holds this enum, read after it, are back at its level.
     quote! {
-        match __ctx.next_variant() {
+        let __built = match __ctx.next_variant() {
             #(#arms)*
             _ => #p::Err(__ctx.bad_route(#type_name)),
-        }
+        };
+        __ctx.left_variant();
+        __built
     }
 }
 
@@ -82,10 +86,31 @@ fn construct_fields(p: &Private, fields: &[Field<'_>], path: TokenStream) -> Tok
             }
             FieldKind::Skip(Some(expr)) => quote!(::core::convert::Into::<#ty>::into(#expr)),
             FieldKind::Skip(None) => quote!(<#ty as ::core::default::Default>::default()),
+            FieldKind::FromGlobal(arg) => build_from_global(p, arg),
         };
         quote!(#member: #value)
     });
     quote!(#path { #(#inits),* })
+}
+
+/// A `from_global` field: the global's property, default and variable
+/// come from the tool's spec (the ancestor declares them); the value is
+/// converted by the field's own converter, shaped by its type.
+fn build_from_global(p: &Private, arg: &Arg) -> TokenStream {
+    let id = &arg.id;
+    let conv = converter(p, arg);
+    let span = arg.span;
+    match arg.shape {
+        Shape::Vec => quote_spanned!(span=> __ctx.global_many(#id, #conv)?),
+        Shape::OptionVec => quote_spanned! {span=>
+            #p::Some(__ctx.global_many(#id, #conv)?).filter(|__v| !__v.is_empty())
+        },
+        Shape::Option => quote_spanned!(span=> __ctx.global_optional(#id, #conv)?),
+        Shape::OptionOption => {
+            quote_spanned!(span=> __ctx.global_optional(#id, #conv)?.map(#p::Some))
+        }
+        Shape::Bool | Shape::Other => quote_spanned!(span=> __ctx.global_one(#id, #conv)?),
+    }
 }
 
 /// The lazily evaluated default texts, as clap would store them.

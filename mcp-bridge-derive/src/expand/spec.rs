@@ -207,7 +207,7 @@ fn augment_fields(p: &Private, fields: &[Field<'_>], cmd: TokenStream) -> TokenS
                 <#inner as #p::McpSubcommand>::mcp_augment_subcommands(&mut *#cmd);
             }
         }
-        FieldKind::Skip(_) => TokenStream::new(),
+        FieldKind::Skip(_) | FieldKind::FromGlobal(_) => TokenStream::new(),
     });
     quote!(#(#parts)*)
 }

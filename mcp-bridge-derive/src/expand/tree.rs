@@ -288,7 +288,7 @@ fn items(p: &Private, fields: &[Field<'_>], owner: &str, sites: &mut Sites) -> V
                     }
                 });
             }
-            FieldKind::Skip(_) => {}
+            FieldKind::Skip(_) | FieldKind::FromGlobal(_) => {}
         }
     }
     out

@@ -245,7 +245,15 @@ pub(super) fn arg(
         long_help,
         ignore_case,
         delimiter,
-        mcp: attr::mcp_attrs(cx, &field.attrs, McpPlace::ArgField),
+        mcp: attr::mcp_attrs(
+            cx,
+            &field.attrs,
+            if items.iter().any(|item| item.key == keys::FROM_GLOBAL) {
+                McpPlace::FromGlobalField
+            } else {
+                McpPlace::ArgField
+            },
+        ),
         span: field.span(),
         relations: relations::arg_relations(cx, items),
         env,

@@ -315,6 +315,8 @@ pub(crate) enum McpPlace {
     NestingField,
     /// On a field clap skips (`#[arg(skip)]`): not an argument.
     SkippedField,
+    /// On a `#[arg(from_global)]` field: it reads an ancestor's global.
+    FromGlobalField,
     /// On a `#[command(flatten)]` variant: its commands are the inner
     /// enum's variants.
     FlattenVariant,
@@ -333,7 +335,10 @@ impl McpPlace {
                 McpPlace::Variant | McpPlace::FlattenVariant | McpPlace::NotACommand => {
                     "an enum variant: the path of mcp-bridge applies to a whole derive; put it on the enum, next to `#[derive(McpTool)]`"
                 }
-                McpPlace::ArgField | McpPlace::NestingField | McpPlace::SkippedField => {
+                McpPlace::ArgField
+                | McpPlace::NestingField
+                | McpPlace::SkippedField
+                | McpPlace::FromGlobalField => {
                     "a field: the path of mcp-bridge applies to a whole derive; put it on the struct or enum, next to `#[derive(McpTool)]`"
                 }
             };
@@ -353,6 +358,9 @@ impl McpPlace {
             McpPlace::SkippedField => {
                 "a field clap skips (`#[arg(skip)]`), which is not an argument"
             }
+            McpPlace::FromGlobalField => {
+                "a `from_global` field, which reads a global argument declared above; put it on that argument"
+            }
             McpPlace::FlattenVariant => {
                 "a `#[command(flatten)]` variant, whose commands are the inner enum's variants; put it on those"
             }
@@ -371,6 +379,7 @@ impl McpPlace {
             }
             McpPlace::NestingField
             | McpPlace::SkippedField
+            | McpPlace::FromGlobalField
             | McpPlace::FlattenVariant
             | McpPlace::NotACommand => false,
         }

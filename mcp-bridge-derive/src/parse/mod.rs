@@ -205,16 +205,10 @@ fn field_kind(cx: &Ctxt, field: &syn::Field, casing: Casing) -> Option<FieldKind
                 };
                 return Some(FieldKind::Subcommand { inner, optional });
             }
-            keys::FROM_GLOBAL => {
-                cx.error_at(
-                    &item.key,
-                    "`from_global` is not supported by mcp-bridge yet; read the global from the struct that declares it",
-                );
-                return None;
-            }
             _ => {}
         }
     }
+    let from_global = items.iter().any(|item| item.key == keys::FROM_GLOBAL);
     let Some(ident) = &field.ident else {
         cx.error_at(
             field,
@@ -222,9 +216,12 @@ fn field_kind(cx: &Ctxt, field: &syn::Field, casing: Casing) -> Option<FieldKind
         );
         return None;
     };
-    Some(FieldKind::Arg(Box::new(arg::arg(
-        cx, field, ident, &items, casing,
-    ))))
+    let arg = Box::new(arg::arg(cx, field, ident, &items, casing));
+    Some(if from_global {
+        FieldKind::FromGlobal(arg)
+    } else {
+        FieldKind::Arg(arg)
+    })
 }
 
 fn reject_mcp_on_nesting(cx: &Ctxt, field: &syn::Field, place: McpPlace) {

@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 
 use super::convert::{describe_value, json_integer, Converter, KeyValue};
 use crate::error::{ArgError, Problem, ValueProblem};
-use crate::spec::Arity;
+use crate::spec::{Arity, ParamAction, ParamSpec, ToolSpec};
 
 /// A default as clap would store it: texts parsed like user input.
 pub type DefaultTexts = Option<Vec<Cow<'static, str>>>;
@@ -67,48 +67,75 @@ enum Pick<'a> {
 /// [`ArgError`] naming the tool and the property.
 #[derive(Debug)]
 pub struct BuildCtx<'a> {
-    tool: &'a str,
+    tool: &'a ToolSpec,
     args: &'a Map<String, Value>,
-    route: &'a [u32],
     next_step: usize,
+    /// How many subcommand levels (route steps) the build is inside: the
+    /// level whose fields are being read.
+    depth: u32,
     /// The variable the argument being built reads (`env = "NAME"`), so
     /// that a bad value from it is reported as such, not as a default.
     env: Option<&'static str>,
 }
 
 impl<'a> BuildCtx<'a> {
-    /// A context for `tool`, reading `args` and following `route`.
-    #[doc(hidden)]
-    pub fn new(tool: &'a str, args: &'a Map<String, Value>, route: &'a [u32]) -> Self {
+    /// A context for a call of `tool` with `args`.
+    pub(crate) fn new(tool: &'a ToolSpec, args: &'a Map<String, Value>) -> Self {
         Self {
             tool,
             args,
-            route,
             next_step: 0,
+            depth: 0,
             env: None,
         }
     }
 
     /// The tool being called.
     pub fn tool(&self) -> &str {
-        self.tool
+        &self.tool.name
     }
 
     /// The next variant index on the route, or `None` when the route ends
-    /// here (a runnable parent with an optional subcommand).
+    /// here (a runnable parent with an optional subcommand). The fields
+    /// read next are those of that variant, one level down, until
+    /// [`left_variant`](Self::left_variant).
     #[doc(hidden)]
     pub fn next_variant(&mut self) -> Option<u32> {
-        let step = self.route.get(self.next_step).copied();
+        let step = self.tool.route.get(self.next_step).copied();
         if step.is_some() {
             self.next_step += 1;
+            self.depth += 1;
         }
         step
+    }
+
+    /// The variant [`next_variant`](Self::next_variant) chose is built:
+    /// the fields read next are the enclosing level's again.
+    #[doc(hidden)]
+    pub fn left_variant(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+    }
+
+    /// The property an argument of the level being built is read from:
+    /// its own name, unless a command below declares one of that name,
+    /// which then keeps it (the registry renamed this one).
+    fn property<'n>(&self, name: &'n str) -> &'n str
+    where
+        'a: 'n,
+    {
+        match self.tool.renamed.as_slice() {
+            [] => name,
+            renamed => renamed
+                .iter()
+                .find(|r| r.depth == self.depth && r.from == name)
+                .map_or(name, |r| r.to.as_str()),
+        }
     }
 
     /// Whether the route has no step left.
     #[doc(hidden)]
     pub fn route_ended(&self) -> bool {
-        self.next_step >= self.route.len()
+        self.next_step >= self.tool.route.len()
     }
 
     /// An error for a route index no variant has. Only a registry built from
@@ -116,7 +143,7 @@ impl<'a> BuildCtx<'a> {
     #[doc(hidden)]
     pub fn bad_route(&self, type_name: &str) -> ArgError {
         ArgError::new(
-            self.tool,
+            &self.tool.name,
             None,
             Problem::Relation {
                 message: format!("internal error: tool route does not match `{type_name}`"),
@@ -130,7 +157,7 @@ impl<'a> BuildCtx<'a> {
 
     fn invalid(&self, name: &str, value: &Value, problem: ValueProblem) -> ArgError {
         ArgError::new(
-            self.tool,
+            &self.tool.name,
             Some(name),
             Problem::Invalid {
                 given: describe_value(value),
@@ -205,7 +232,7 @@ impl<'a> BuildCtx<'a> {
 
     fn missing<C: Converter>(&self, name: &str, conv: &C) -> ArgError {
         ArgError::new(
-            self.tool,
+            &self.tool.name,
             Some(name),
             Problem::Missing {
                 expected: a_json_type(conv.value_type().json_type()),
@@ -240,6 +267,7 @@ impl<'a> BuildCtx<'a> {
         missing: Texts<'_>,
         conv: C,
     ) -> Result<C::Output, ArgError> {
+        let name = self.property(name);
         match self.pick(name, default, Some(missing)) {
             Pick::Json(value) => self.convert(name, &conv, value),
             Pick::Text(text) => self.convert_default(name, &conv, &text),
@@ -258,6 +286,7 @@ impl<'a> BuildCtx<'a> {
         missing: Option<Texts<'_>>,
         conv: C,
     ) -> Result<Option<C::Output>, ArgError> {
+        let name = self.property(name);
         match self.pick(name, default, missing) {
             Pick::Json(value) => self.convert(name, &conv, value).map(Some),
             Pick::Text(text) => self.convert_default(name, &conv, &text).map(Some),
@@ -273,6 +302,7 @@ impl<'a> BuildCtx<'a> {
         missing_value: Texts<'_>,
         conv: C,
     ) -> Result<Option<Option<C::Output>>, ArgError> {
+        let name = self.property(name);
         if self.get(name).is_none() {
             return Ok(None);
         }
@@ -310,6 +340,7 @@ impl<'a> BuildCtx<'a> {
         arity: Arity,
         conv: C,
     ) -> Result<Option<Vec<C::Output>>, ArgError> {
+        let name = self.property(name);
         let items = match self.get(name) {
             Some(Value::Array(items)) => items,
             Some(other) => {
@@ -328,7 +359,7 @@ impl<'a> BuildCtx<'a> {
         if items.is_empty() {
             if let Some(min) = min_items.filter(|_| self.get(name).is_some()) {
                 return Err(ArgError::new(
-                    self.tool,
+                    &self.tool.name,
                     Some(name),
                     Problem::TooFew { min, given: 0 },
                 ));
@@ -365,7 +396,7 @@ impl<'a> BuildCtx<'a> {
         }
         if !arity.accepts(out.len()) {
             return Err(ArgError::new(
-                self.tool,
+                &self.tool.name,
                 Some(name),
                 Problem::Relation {
                     message: format!(
@@ -380,7 +411,7 @@ impl<'a> BuildCtx<'a> {
         if let Some(min) = min_items {
             if out.len() < min as usize {
                 return Err(ArgError::new(
-                    self.tool,
+                    &self.tool.name,
                     Some(name),
                     Problem::TooFew {
                         min,
@@ -399,6 +430,7 @@ impl<'a> BuildCtx<'a> {
         default: Texts<'_>,
         conv: KeyValue<C>,
     ) -> Result<Vec<C::Output>, ArgError> {
+        let name = self.property(name);
         match self.get(name) {
             Some(value) => conv.from_object(value).map_err(|(key, problem)| match key {
                 Some(key) => self.invalid(&format!("{name}.{key}"), &value[&key], problem),
@@ -417,8 +449,9 @@ impl<'a> BuildCtx<'a> {
 
     /// An error for a required property that is absent.
     pub fn missing_property(&self, name: &str) -> ArgError {
+        let name = self.property(name);
         ArgError::new(
-            self.tool,
+            &self.tool.name,
             Some(name),
             Problem::Missing {
                 expected: "a value".to_owned(),
@@ -432,6 +465,7 @@ impl<'a> BuildCtx<'a> {
         C: Converter,
         M: FromIterator<(String, C::Output)>,
     {
+        let name = self.property(name);
         match self.get(name) {
             None => Ok(None),
             Some(_) => self.map(name, false, conv).map(Some),
@@ -444,9 +478,10 @@ impl<'a> BuildCtx<'a> {
         C: Converter,
         M: FromIterator<(String, C::Output)>,
     {
+        let name = self.property(name);
         match self.get(name) {
             None if required => Err(ArgError::new(
-                self.tool,
+                &self.tool.name,
                 Some(name),
                 Problem::Missing {
                     expected: format!(
@@ -477,6 +512,7 @@ impl<'a> BuildCtx<'a> {
     /// A boolean flag (`SetTrue`/`SetFalse`): `true` means the flag is
     /// given. Returns the field's value.
     pub fn flag(&self, name: &str, sets: bool) -> Result<bool, ArgError> {
+        let name = self.property(name);
         match self.get(name) {
             None => Ok(!sets),
             Some(Value::Bool(given)) => Ok(if *given { sets } else { !sets }),
@@ -499,6 +535,7 @@ impl<'a> BuildCtx<'a> {
         env: &str,
         conv: C,
     ) -> Result<bool, ArgError> {
+        let name = self.property(name);
         if self.get(name).is_some() {
             return self.flag(name, sets);
         }
@@ -519,6 +556,7 @@ impl<'a> BuildCtx<'a> {
         env: &str,
         conv: C,
     ) -> Result<u8, ArgError> {
+        let name = self.property(name);
         if self.get(name).is_some() {
             return self.count(name);
         }
@@ -547,7 +585,7 @@ impl<'a> BuildCtx<'a> {
 
     fn invalid_env(&self, name: &str, env: &str, text: &str, problem: ValueProblem) -> ArgError {
         ArgError::new(
-            self.tool,
+            &self.tool.name,
             Some(name),
             Problem::Invalid {
                 given: format!("{text:?} from the environment variable {env}"),
@@ -557,8 +595,101 @@ impl<'a> BuildCtx<'a> {
         )
     }
 
+    /// The global argument `id` of an ancestor, which a `from_global`
+    /// field reads: offered by the tool, or hidden (then only its default
+    /// and its variable count).
+    fn global(&self, id: &str) -> Result<&'a ParamSpec, ArgError> {
+        let tool: &'a ToolSpec = self.tool;
+        tool.params
+            .iter()
+            .chain(&tool.unoffered)
+            .find(|p| p.global && p.id == id)
+            .ok_or_else(|| {
+                ArgError::new(
+                    &tool.name,
+                    None,
+                    Problem::Relation {
+                        message: format!(
+                            "a `from_global` field reads `{id}`, but no command above `{}` declares a global argument `{id}`",
+                            tool.path.join(" ")
+                        ),
+                    },
+                )
+            })
+    }
+
+    /// The value of a `from_global` field: what clap stores for the global
+    /// argument `id` declared on an ancestor — given, from its variable,
+    /// its default, or (a flag) whether it is given — converted by the
+    /// field's own converter as clap's derive reads it.
+    pub fn global_one<C: Converter>(&mut self, id: &str, conv: C) -> Result<C::Output, ArgError> {
+        let param = self.global(id)?;
+        let name = param.name.as_str();
+        let env = param.env.as_deref();
+        let text = match param.action {
+            ParamAction::SetTrue | ParamAction::SetFalse => {
+                let sets = param.action == ParamAction::SetTrue;
+                match (self.get(name), env) {
+                    (None, Some(env)) => match self.env_text(name, env)? {
+                        Some(text) => {
+                            return conv
+                                .convert_text(&text)
+                                .map_err(|problem| self.invalid_env(name, env, &text, problem))
+                        }
+                        None => (!sets).to_string(),
+                    },
+                    _ => self.flag(name, sets)?.to_string(),
+                }
+            }
+            ParamAction::Count => match (self.get(name), env) {
+                (None, Some(env)) => self.env_text(name, env)?.unwrap_or_else(|| "0".into()),
+                _ => self.count(name)?.to_string(),
+            },
+            ParamAction::Set | ParamAction::Append => {
+                let defaults = global_texts(param);
+                self.reading_env(None);
+                return self.one(name, &defaults, &no_texts, conv);
+            }
+        };
+        self.convert_default(name, &conv, &text)
+    }
+
+    /// An optional `from_global` field (`Option<T>`): `None` when the
+    /// global is absent and has no default.
+    pub fn global_optional<C: Converter>(
+        &mut self,
+        id: &str,
+        conv: C,
+    ) -> Result<Option<C::Output>, ArgError> {
+        let param = self.global(id)?;
+        match param.action {
+            ParamAction::Set | ParamAction::Append => {
+                let defaults = global_texts(param);
+                self.optional(&param.name, &defaults, None, conv)
+            }
+            _ => self.global_one(id, conv).map(Some),
+        }
+    }
+
+    /// A `from_global` list (`Vec<T>`).
+    pub fn global_many<C: Converter>(
+        &mut self,
+        id: &str,
+        conv: C,
+    ) -> Result<Vec<C::Output>, ArgError> {
+        let param = self.global(id)?;
+        let defaults = global_texts(param);
+        let arity = param.arity.unwrap_or(Arity {
+            min: 1,
+            max: Some(1),
+            repeatable: param.action == ParamAction::Append,
+        });
+        self.many(&param.name, &defaults, None, param.delimiter, arity, conv)
+    }
+
     /// A counted flag (`ArgAction::Count`, `-vvv`): how many times it is given.
     pub fn count(&self, name: &str) -> Result<u8, ArgError> {
+        let name = self.property(name);
         match self.get(name) {
             None => Ok(0),
             Some(value) => json_integer(value)
@@ -570,6 +701,26 @@ impl<'a> BuildCtx<'a> {
                         ValueProblem::expected("an integer from 0 to 255"),
                     )
                 }),
+        }
+    }
+}
+
+/// A global's default texts as its own build reads them: its variable
+/// when set, then its declared default.
+fn global_texts(param: &ParamSpec) -> impl Fn() -> DefaultTexts + '_ {
+    move || {
+        let declared = || {
+            (!param.default_text.is_empty()).then(|| {
+                param
+                    .default_text
+                    .iter()
+                    .map(|text| Cow::Owned(text.clone()))
+                    .collect()
+            })
+        };
+        match &param.env {
+            Some(env) => env_texts(env, param.delimiter, declared),
+            None => declared(),
         }
     }
 }

@@ -32,5 +32,5 @@ pub(crate) fn prepare<'a>(
     if has_rules {
         relations::check(tool, args)?;
     }
-    Ok(BuildCtx::new(&tool.name, args, &tool.route))
+    Ok(BuildCtx::new(tool, args))
 }

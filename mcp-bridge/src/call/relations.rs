@@ -233,6 +233,8 @@ mod tests {
             isolate: false,
             task: false,
             route: Vec::new(),
+            renamed: Vec::new(),
+            unoffered: Vec::new(),
         }
     }
 

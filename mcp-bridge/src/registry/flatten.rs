@@ -2,21 +2,76 @@
 //! [`super::rules`].
 
 use crate::spec::relations::describe_rules;
-use crate::spec::{CommandSpec, ParamSpec, ToolSpec};
+use crate::spec::{CommandSpec, ParamSpec, Renamed, ToolSpec};
 
-use super::rules::{is_exposed, is_runnable, offers, PATH_SEPARATOR};
+use super::rules::{
+    is_exposed, is_runnable, offers, renames_farther, PATH_SEPARATOR, RENAME_SEPARATOR,
+};
 
 /// Every tool of the tree under `root`, in the order of the tree.
 pub(crate) fn tools(root: &CommandSpec) -> Vec<ToolSpec> {
     let mut out = Vec::new();
-    collect_tools(root, &mut Vec::new(), &[], &mut Vec::new(), &mut out);
+    collect_tools(root, &mut Vec::new(), &[], &[], &mut Vec::new(), &mut out);
     out
+}
+
+/// A parameter a command's tools inherit from it or an ancestor.
+#[derive(Clone)]
+struct Inherited {
+    param: ParamSpec,
+    /// The level (route steps) of the command that declares it: one per
+    /// command on a path.
+    depth: u32,
+    /// That command's name.
+    command: String,
+}
+
+/// The properties of a tool, from every parameter on its path (farthest
+/// first), by the rule of [`renames_farther`]: the tool's own first, then
+/// its ancestors'; with the ancestors' arguments offered under another
+/// name. A global shadowed by a nearer argument is left out: the tree
+/// check refuses that collision.
+fn properties(path: &[Inherited], own_depth: u32) -> (Vec<ParamSpec>, Vec<Renamed>) {
+    let mut own = Vec::new();
+    let mut ancestors = Vec::new();
+    let mut renamed = Vec::new();
+    for entry in path {
+        let shadow = path
+            .iter()
+            .find(|nearer| nearer.depth > entry.depth && nearer.param.name == entry.param.name);
+        let mut param = entry.param.clone();
+        if let Some(nearer) = shadow {
+            if !renames_farther(nearer.param.global, param.global) {
+                continue;
+            }
+            param.name = format!("{}{RENAME_SEPARATOR}{}", entry.command, param.name);
+            // Said once, so that the model tells it from the nearer one.
+            let whose = format!("(an option of `{}`, before its subcommand)", entry.command);
+            param.description = Some(match param.description.take() {
+                Some(text) => format!("{text} {whose}"),
+                None => whose,
+            });
+            renamed.push(Renamed {
+                depth: entry.depth,
+                from: entry.param.name.clone(),
+                to: param.name.clone(),
+            });
+        }
+        if entry.depth == own_depth {
+            own.push(param);
+        } else {
+            ancestors.push(param);
+        }
+    }
+    own.extend(ancestors);
+    (own, renamed)
 }
 
 fn collect_tools(
     node: &CommandSpec,
     path: &mut Vec<String>,
-    inherited: &[ParamSpec],
+    inherited: &[Inherited],
+    hidden: &[ParamSpec],
     route: &mut Vec<u32>,
     out: &mut Vec<ToolSpec>,
 ) {
@@ -27,21 +82,20 @@ fn collect_tools(
     path.push(node.name.clone());
     let route_len = route.len();
     route.extend_from_slice(&node.selector);
+    let depth = route.len() as u32;
+    let (offered, unoffered): (Vec<&ParamSpec>, Vec<&ParamSpec>) =
+        node.params.iter().partition(|p| offers(p.hidden));
+    let mut hidden = hidden.to_vec();
+    hidden.extend(unoffered.into_iter().cloned());
+    let mut on_path = inherited.to_vec();
+    on_path.extend(offered.into_iter().map(|param| Inherited {
+        param: param.clone(),
+        depth,
+        command: node.name.clone(),
+    }));
 
     if is_runnable(!node.subcommands.is_empty(), node.subcommand_required) {
-        let mut params: Vec<ParamSpec> = node
-            .params
-            .iter()
-            .filter(|p| offers(p.hidden))
-            .cloned()
-            .collect();
-        // Two properties of one name never get here: the tree check refuses
-        // the collision (each level's build reads its arguments by name).
-        for param in inherited {
-            if !params.iter().any(|p| p.name == param.name) {
-                params.push(param.clone());
-            }
-        }
+        let (params, renamed) = properties(&on_path, depth);
         let name = node
             .mcp
             .name
@@ -58,6 +112,8 @@ fn collect_tools(
             isolate: node.mcp.isolate,
             task: node.mcp.task,
             route: route.clone(),
+            renamed,
+            unoffered: hidden.clone(),
         };
         let rules = describe_rules(&tool);
         if !rules.is_empty() {
@@ -68,17 +124,8 @@ fn collect_tools(
         out.push(tool);
     }
 
-    if !node.subcommands.is_empty() {
-        // What the commands below inherit, nearest first once collected:
-        // this command's arguments replace an ancestor's of the same name.
-        let mut below = inherited.to_vec();
-        for param in node.params.iter().filter(|p| offers(p.hidden)) {
-            below.retain(|g| g.name != param.name);
-            below.push(param.clone());
-        }
-        for sub in &node.subcommands {
-            collect_tools(sub, path, &below, route, out);
-        }
+    for sub in &node.subcommands {
+        collect_tools(sub, path, &on_path, &hidden, route, out);
     }
 
     route.truncate(route_len);

@@ -91,6 +91,7 @@ impl<C> Registry<C> {
         // too would hold the CLI's description twice in memory.
         root.subcommands = Vec::new();
         check_tool_names(&specs)?;
+        check_property_names(&specs)?;
         let mut by_name = HashMap::with_capacity(specs.len());
         let mut entries: Vec<Entry> = Vec::with_capacity(specs.len());
         for spec in specs {
@@ -186,9 +187,56 @@ fn check_tool_names(tools: &[ToolSpec]) -> Result<(), InvalidToolName> {
     }
 }
 
+/// Checks that no tool offers two properties of one name.
+fn check_property_names(tools: &[ToolSpec]) -> Result<(), RegistryError> {
+    for tool in tools {
+        let mut names: Vec<&str> = tool.params.iter().map(|p| p.name.as_str()).collect();
+        names.sort_unstable();
+        if let Some(pair) = names.windows(2).find(|pair| pair[0] == pair[1]) {
+            return Err(RegistryError::DuplicateProperty {
+                tool: tool.name.clone(),
+                name: pair[0].to_owned(),
+            });
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_ancestors_argument_is_renamed_and_a_taken_name_refused() {
+        use crate::spec::{ParamSpec, ValueType};
+        let config = || ParamSpec::flag("config", Some("config"), None, ValueType::string());
+        let mut root = CommandSpec::new("app");
+        root.params.push(config());
+        let mut run = CommandSpec::new("run");
+        run.selector = vec![0];
+        run.params.push(config());
+        root.subcommands.push(run.clone());
+        let registry = Registry::<()>::from_spec(root.clone()).unwrap();
+        let tool = registry.tool("app_run").unwrap();
+        let names: Vec<&str> = tool.params.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(names, ["config", "app-config"]);
+        assert_eq!(tool.renamed[0].depth, 0);
+
+        run.params.push(ParamSpec::flag(
+            "app_config",
+            Some("app-config"),
+            None,
+            ValueType::string(),
+        ));
+        root.subcommands[0] = run;
+        assert_eq!(
+            Registry::<()>::from_spec(root).unwrap_err(),
+            RegistryError::DuplicateProperty {
+                tool: "app_run".into(),
+                name: "app-config".into(),
+            }
+        );
+    }
 
     #[test]
     fn the_registry_refuses_invalid_tool_names() {

@@ -59,6 +59,20 @@ pub(crate) const fn offers(hidden: bool) -> bool {
     !hidden
 }
 
+/// What joins a command's name and an argument's in the property an
+/// ancestor's argument is renamed to (`vcs-dir`).
+pub(crate) const RENAME_SEPARATOR: &str = "-";
+
+/// Two arguments a tool offers have one name, one declared on a command
+/// nearer the tool than the other (clap keeps them apart: each is given
+/// before or after its own command's name). When neither is `global`,
+/// the nearer keeps the name and the farther is offered as
+/// `<its command's name>-<name>`; a `global` one is propagated into the
+/// command below by clap, so sharing its name is a collision.
+pub(crate) const fn renames_farther(nearer_global: bool, farther_global: bool) -> bool {
+    !nearer_global && !farther_global
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

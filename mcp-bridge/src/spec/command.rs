@@ -256,6 +256,26 @@ pub struct ToolSpec {
     /// The variant indices the typed build follows to reach this command.
     #[serde(skip)]
     pub(crate) route: Vec<u32>,
+    /// Arguments of ancestors offered under another name, because a
+    /// command nearer the tool declares one of the same name.
+    #[serde(skip)]
+    pub(crate) renamed: Vec<Renamed>,
+    /// Hidden arguments of the command and its ancestors: not offered, but
+    /// a `from_global` field still reads a hidden global's default.
+    #[serde(skip)]
+    pub(crate) unoffered: Vec<ParamSpec>,
+}
+
+/// An ancestor's argument offered under another property name.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Renamed {
+    /// The level of the command that declares it (route steps from the
+    /// root): the build reads it while at that level.
+    pub(crate) depth: u32,
+    /// The name it has on its own command.
+    pub(crate) from: String,
+    /// The name the tool offers it under: `<command>-<name>`.
+    pub(crate) to: String,
 }
 
 impl ToolSpec {

@@ -16,6 +16,7 @@ mod schema;
 pub mod tree;
 pub(crate) mod value;
 
+pub(crate) use command::Renamed;
 pub use command::{CommandLayer, CommandSpec, GroupSpec, McpAttrs, ToolSpec};
 pub use param::{ParamAction, ParamKind, ParamRelations, ParamSpec};
 #[doc(hidden)]

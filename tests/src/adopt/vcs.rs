@@ -1,7 +1,10 @@
 //! A version-control tool with nested subcommands, in the style of the
 //! git-like CLIs: a root option that is not global (`vcs -C DIR commit`),
-//! options shared through `flatten`, globals declared on the root, a subcommand whose arguments are a type that derives `Parser`
-//! (usable on its own as well), a subcommand group of its own, aliases.
+//! and a subcommand option of the same id (`vcs -C DIR log --dir src`),
+//! options shared through `flatten`, globals declared on the root and
+//! read below with `from_global`, a subcommand whose arguments are a type
+//! that derives `Parser` (usable on its own as well), a subcommand group
+//! of its own, aliases.
 
 use std::ops::RangeInclusive;
 use std::path::PathBuf;
@@ -78,6 +81,15 @@ pub enum VcsCommand {
 
         /// Only the history of these paths
         paths: Vec<PathBuf>,
+
+        /// Only the history under this directory (the root's `-C` has the
+        /// same id: this one is given after `log`)
+        #[arg(long)]
+        dir: Option<PathBuf>,
+
+        /// The root's colour choice, read here as well
+        #[arg(from_global)]
+        color: When,
     },
 }
 
@@ -107,6 +119,9 @@ pub enum RemoteCommand {
         name: String,
         /// Where it is
         url: String,
+        /// The root's `--quiet`, read here
+        #[arg(from_global)]
+        quiet: bool,
     },
     /// Remove a remote
     #[command(alias = "rm")]

@@ -3,8 +3,11 @@
 
 use super::msg::{push_command, push_tool_name, Msg};
 use super::report::CheckReport;
-use super::walk::{Table, NO_PARENT};
-use crate::registry::rules::{is_exposed, is_runnable, offers, valid_segment, MAX_TOOL_NAME};
+use super::walk::{Prop, Table, NO_PARENT};
+use crate::registry::rules::{
+    is_exposed, is_runnable, offers, renames_farther, valid_segment, MAX_TOOL_NAME,
+    RENAME_SEPARATOR,
+};
 use crate::spec::tree::{ArgsNode, SubNode};
 
 /// Checks the subtree of a struct. With `is_parser` (the struct derives
@@ -368,7 +371,9 @@ const fn same_tool_name<const C: usize, const P: usize>(
 }
 
 /// Checks the properties of one tool: its own parameters and those of
-/// its ancestors.
+/// its ancestors, an ancestor's renamed when a command nearer the tool
+/// declares one of its name (by the rule of
+/// [`renames_farther`](crate::registry::rules::renames_farther)).
 const fn check_properties<const C: usize, const P: usize>(
     t: &Table<C, P>,
     groups: &Groups<C, P>,
@@ -376,43 +381,175 @@ const fn check_properties<const C: usize, const P: usize>(
     visible: &mut [usize; P],
     report: &mut CheckReport,
 ) {
+    // `visible` is nearest command first.
     let count = groups.offered(t, tool, visible);
+    let mut renamed = [false; P];
     let mut vb = 0;
     while vb < count {
+        renamed[vb] = is_renamed(t, visible, vb);
         let mut va = 0;
         while va < vb {
-            // The one declared later is the one reported.
-            let (a, b) = if visible[va] < visible[vb] {
-                (visible[va], visible[vb])
-            } else {
-                (visible[vb], visible[va])
-            };
-            let (pa, pb) = (&t.props[a], &t.props[b]);
-            if ours(pa.owner, pb.owner) && str_eq(pa.name, pb.name) {
-                let mut msg = Msg::new();
-                msg.push("the tool `");
-                push_tool_name(&mut msg, t, tool);
-                msg.push("` has two properties named `");
-                msg.push(pb.name);
-                msg.push("`: ");
-                msg.push(pa.origin);
-                if pa.global {
-                    msg.push(" (global)");
-                }
-                msg.push(" and ");
-                msg.push(pb.origin);
-                if pb.global {
-                    msg.push(" (global)");
-                }
-                msg.push(
-                    "; rename one with `#[mcp(name = \"...\")]`, or hide it with `#[mcp(skip)]`",
-                );
-                report.add(pb.site, KIND_PROPERTY, a, b, msg);
+            let (near, far) = (&t.props[visible[va]], &t.props[visible[vb]]);
+            if ours(near.owner, far.owner)
+                && str_eq(near.name, far.name)
+                && !(near.cmd != far.cmd && renames_farther(near.global, far.global))
+            {
+                let (a, b) = ordered(visible[va], visible[vb]);
+                report_same_name(t, tool, a, b, None, report);
                 break;
             }
             va += 1;
         }
         vb += 1;
+    }
+    // A renamed property against every other: `<command>-<name>` may be
+    // another argument's name. (The root's name is needed: without it, the
+    // registry checks at run time.)
+    let mut vb = 0;
+    while vb < count {
+        let mut va = 0;
+        while va < vb {
+            let (pa, pb) = (&t.props[visible[va]], &t.props[visible[vb]]);
+            if (renamed[va] || renamed[vb])
+                && ours(pa.owner, pb.owner)
+                && (t.root_known || (!renamed[va] || pa.cmd != 0) && (!renamed[vb] || pb.cmd != 0))
+                && effective_eq(t, pa, renamed[va], pb, renamed[vb])
+            {
+                let (a, b) = ordered(visible[va], visible[vb]);
+                let shown = if renamed[va] { va } else { vb };
+                report_same_name(t, tool, a, b, Some(visible[shown]), report);
+                break;
+            }
+            va += 1;
+        }
+        vb += 1;
+    }
+}
+
+/// Whether the property at `visible[at]` (nearest command first) is
+/// offered as `<command>-<name>`: a nearer command has one of its name,
+/// and neither is global.
+pub(super) const fn is_renamed<const C: usize, const P: usize>(
+    t: &Table<C, P>,
+    visible: &[usize; P],
+    at: usize,
+) -> bool {
+    let far = &t.props[visible[at]];
+    let mut k = 0;
+    while k < at {
+        let near = &t.props[visible[k]];
+        if ours(near.owner, far.owner)
+            && str_eq(near.name, far.name)
+            && near.cmd != far.cmd
+            && renames_farther(near.global, far.global)
+        {
+            return true;
+        }
+        k += 1;
+    }
+    false
+}
+
+/// The one declared later is the one reported.
+const fn ordered(a: usize, b: usize) -> (usize, usize) {
+    if a < b {
+        (a, b)
+    } else {
+        (b, a)
+    }
+}
+
+/// The property name of `prop` in a tool: its own, or (`renamed`)
+/// `<command>-<name>`, as three pieces.
+const fn effective<const C: usize, const P: usize>(
+    t: &Table<C, P>,
+    prop: &Prop,
+    renamed: bool,
+) -> [&'static str; 3] {
+    if renamed {
+        [t.cmds[prop.cmd].name, RENAME_SEPARATOR, prop.name]
+    } else {
+        ["", "", prop.name]
+    }
+}
+
+const fn effective_eq<const C: usize, const P: usize>(
+    t: &Table<C, P>,
+    a: &Prop,
+    a_renamed: bool,
+    b: &Prop,
+    b_renamed: bool,
+) -> bool {
+    pieces_eq(effective(t, a, a_renamed), effective(t, b, b_renamed))
+}
+
+/// Whether two strings given in pieces are equal.
+const fn pieces_eq(a: [&str; 3], b: [&str; 3]) -> bool {
+    if a[0].len() + a[1].len() + a[2].len() != b[0].len() + b[1].len() + b[2].len() {
+        return false;
+    }
+    let (mut ia, mut ja, mut ib, mut jb) = (0, 0, 0, 0);
+    loop {
+        while ia < 3 && ja >= a[ia].len() {
+            ia += 1;
+            ja = 0;
+        }
+        while ib < 3 && jb >= b[ib].len() {
+            ib += 1;
+            jb = 0;
+        }
+        if ia == 3 || ib == 3 {
+            return ia == 3 && ib == 3;
+        }
+        if a[ia].as_bytes()[ja] != b[ib].as_bytes()[jb] {
+            return false;
+        }
+        ja += 1;
+        jb += 1;
+    }
+}
+
+/// Reports two properties of one name (`renamed`: the one offered under
+/// `<command>-<name>`, when that is why).
+const fn report_same_name<const C: usize, const P: usize>(
+    t: &Table<C, P>,
+    tool: usize,
+    a: usize,
+    b: usize,
+    renamed: Option<usize>,
+    report: &mut CheckReport,
+) {
+    let (pa, pb) = (&t.props[a], &t.props[b]);
+    let mut msg = Msg::new();
+    msg.push("the tool `");
+    push_tool_name(&mut msg, t, tool);
+    msg.push("` has two properties named `");
+    match renamed {
+        Some(r) => {
+            let pr = &t.props[r];
+            msg.push(t.cmds[pr.cmd].name);
+            msg.push(RENAME_SEPARATOR);
+            msg.push(pr.name);
+        }
+        None => msg.push(pb.name),
+    }
+    msg.push("`: ");
+    push_prop(&mut msg, pa, matches!(renamed, Some(r) if r == a));
+    msg.push(" and ");
+    push_prop(&mut msg, pb, matches!(renamed, Some(r) if r == b));
+    msg.push("; rename one with `#[mcp(name = \"...\")]`, or hide it with `#[mcp(skip)]`");
+    report.add(pb.site, KIND_PROPERTY, a, b, msg);
+}
+
+const fn push_prop(msg: &mut Msg, prop: &Prop, renamed: bool) {
+    msg.push(prop.origin);
+    if prop.global {
+        msg.push(" (global)");
+    }
+    if renamed {
+        msg.push(" (renamed: a command below has its own `");
+        msg.push(prop.name);
+        msg.push("`)");
     }
 }
 

@@ -2,19 +2,20 @@
 //! walk and the same rules, so a test can hold them against what the
 //! [`Registry`](crate::Registry) serves.
 
-use super::check::{exposure, Groups};
+use super::check::{exposure, is_renamed, Groups};
 use super::walk::{Table, NO_PARENT};
-use crate::registry::rules::PATH_SEPARATOR;
+use crate::registry::rules::{PATH_SEPARATOR, RENAME_SEPARATOR};
 use crate::spec::tree::ArgsNode;
 
 /// One tool as the compile-time check sees it: its name and its property
-/// names (own ones first, then the globals its ancestors offer it).
+/// names (own ones first, then those its ancestors offer it, renamed
+/// where a nearer command has one of the name).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CheckedTool {
     /// The tool name.
     pub name: String,
     /// Its property names.
-    pub properties: Vec<&'static str>,
+    pub properties: Vec<String>,
 }
 
 /// The tools of a root struct's tree, in tree order, as the compile-time
@@ -44,7 +45,16 @@ pub fn tools_of_root<const C: usize, const P: usize>(node: &ArgsNode) -> Vec<Che
             }
         };
         let count = groups.offered(&t, index, &mut visible);
-        let properties = visible[..count].iter().map(|&p| t.props[p].name).collect();
+        let properties = (0..count)
+            .map(|at| {
+                let prop = &t.props[visible[at]];
+                if is_renamed(&t, &visible, at) {
+                    format!("{}{RENAME_SEPARATOR}{}", t.cmds[prop.cmd].name, prop.name)
+                } else {
+                    prop.name.to_owned()
+                }
+            })
+            .collect();
         tools.push(CheckedTool { name, properties });
     }
     tools
