@@ -253,7 +253,16 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
         };
         match matches.subcommand() {
             Some(("tools", sub)) => print_tools(&server, sub.get_one::<PathBuf>("output")),
-            Some(("serve", _)) => serve_stdio(server, self.grace).await,
+            Some(("serve", serve)) => match serve.get_one::<String>("http") {
+                #[cfg(feature = "http")]
+                Some(addr) => match http_options(addr, serve) {
+                    Ok(options) => serve_http(server, options, self.grace).await,
+                    Err(error) => fail(&error),
+                },
+                #[cfg(not(feature = "http"))]
+                Some(_) => fail(&"this binary was built without mcp-bridge's `http` feature"),
+                None => serve_stdio(server, self.grace).await,
+            },
             _ => unreachable!("clap requires a subcommand"),
         }
     }
@@ -320,7 +329,6 @@ async fn serve_stdio(server: BridgeServer, grace: Duration) -> ExitCode {
         Err(error) => return fail(&error),
     };
     tracing::info!(tools = server.tools().len(), "serving over stdio");
-    let running = server.running();
     let service = match server.clone().serve(transport).await {
         Ok(service) => service,
         // The client went away before initializing: a normal end.
@@ -336,7 +344,7 @@ async fn serve_stdio(server: BridgeServer, grace: Duration) -> ExitCode {
         signal = shutdown_signal() => {
             tracing::info!(signal, "asked to stop: finishing the running calls");
             server.drain();
-            cut_off = !finish_calls(&server, &running, grace).await;
+            cut_off = !server.finish_calls(grace).await;
             // Let the last answers reach the transport.
             tokio::time::sleep(Duration::from_millis(50)).await;
             stop.cancel();
@@ -347,7 +355,7 @@ async fn serve_stdio(server: BridgeServer, grace: Duration) -> ExitCode {
     // grace period (their answers have nowhere to go), so none is cut off
     // halfway through writing its data.
     server.drain();
-    cut_off |= !finish_calls(&server, &running, grace).await;
+    cut_off |= !server.finish_calls(grace).await;
     if cut_off {
         return ExitCode::FAILURE;
     }
@@ -355,28 +363,6 @@ async fn serve_stdio(server: BridgeServer, grace: Duration) -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => fail(&error),
     }
-}
-
-/// Waits up to `grace` for the running calls to end; then stops the rest
-/// (and says so) and returns `false`.
-async fn finish_calls(
-    server: &BridgeServer,
-    running: &crate::serve::Running,
-    grace: Duration,
-) -> bool {
-    if tokio::time::timeout(grace, running.idle()).await.is_ok() {
-        return true;
-    }
-    tracing::error!(
-        calls = running.count(),
-        ?grace,
-        "calls still running after the grace period were cut off"
-    );
-    server.stop_calls();
-    // A stopped async call ends at once; a synchronous one is not waited
-    // for beyond a moment.
-    let _ = tokio::time::timeout(Duration::from_millis(100), running.idle()).await;
-    false
 }
 
 /// Resolves with the name of the first termination signal received.
@@ -411,9 +397,7 @@ fn bridge_command(bin: &str, name: &str) -> clap::Command {
         .about("Serve this CLI to AI assistants over the Model Context Protocol")
         .subcommand_required(true)
         .arg_required_else_help(true)
-        .subcommand(
-            Command::new("serve").about("Serve every command as an MCP tool over stdio (JSON-RPC)"),
-        )
+        .subcommand(serve_command())
         .subcommand(
             Command::new("tools")
                 .about("Print the tool definitions as `tools/list` returns them, as JSON")
@@ -426,6 +410,185 @@ fn bridge_command(bin: &str, name: &str) -> clap::Command {
                         .help("Write to FILE instead of stdout"),
                 ),
         )
+}
+
+/// `mcp serve`: stdio by default, Streamable HTTP with `--http`.
+fn serve_command() -> clap::Command {
+    use clap::{value_parser, Arg, ArgAction, Command};
+    let http_only = |arg: Arg| arg.requires("http").help_heading("HTTP");
+    Command::new("serve")
+        .about("Serve every command as an MCP tool, over stdio (JSON-RPC) or Streamable HTTP")
+        .arg(
+            Arg::new("http")
+                .long("http")
+                .value_name("ADDR")
+                .num_args(0..=1)
+                .default_missing_value(DEFAULT_HTTP_ADDR)
+                .help_heading("HTTP")
+                .help(format!(
+                    "Serve MCP Streamable HTTP at http://ADDR/mcp instead of stdio \
+                     (ADDR: PORT, IP:PORT; default {DEFAULT_HTTP_ADDR}, loopback)"
+                )),
+        )
+        .arg(http_only(
+            Arg::new("stateless")
+                .long("stateless")
+                .action(ArgAction::SetTrue)
+                .help("No sessions: every POST stands alone (for replicas behind a load balancer)"),
+        ))
+        .arg(http_only(
+            Arg::new("token-env")
+                .long("token-env")
+                .value_name("VAR")
+                .conflicts_with("token-file")
+                .help("Require `Authorization: Bearer <token>`, the token read from VAR"),
+        ))
+        .arg(http_only(
+            Arg::new("token-file")
+                .long("token-file")
+                .value_name("FILE")
+                .value_parser(value_parser!(PathBuf))
+                .help("Require `Authorization: Bearer <token>`, the token read from FILE"),
+        ))
+        .arg(http_only(
+            Arg::new("allow-unauthenticated")
+                .long("allow-unauthenticated")
+                .action(ArgAction::SetTrue)
+                .help("Listen beyond loopback without a token (something in front authenticates)"),
+        ))
+        .arg(http_only(
+            Arg::new("allow-host")
+                .long("allow-host")
+                .value_name("HOST")
+                .action(ArgAction::Append)
+                .help("Accept this Host header too (loopback names and the bound IP always are)"),
+        ))
+        .arg(http_only(
+            Arg::new("allow-origin")
+                .long("allow-origin")
+                .value_name("ORIGIN")
+                .action(ArgAction::Append)
+                .help("Accept requests from this browser origin too, e.g. https://app.example:443 (loopback pages always are)"),
+        ))
+        .arg(http_only(
+            Arg::new("max-sessions")
+                .long("max-sessions")
+                .value_name("N")
+                .value_parser(value_parser!(usize))
+                .default_value("256")
+                .help("Sessions open at once, at most"),
+        ))
+        .arg(http_only(
+            Arg::new("max-body")
+                .long("max-body")
+                .value_name("BYTES")
+                .value_parser(value_parser!(usize))
+                .default_value("4194304")
+                .help("The largest request body (413 beyond)"),
+        ))
+        .arg(http_only(
+            Arg::new("session-idle")
+                .long("session-idle")
+                .value_name("SECONDS")
+                .value_parser(value_parser!(u64).range(1..))
+                .default_value("300")
+                .help("Close a session unused this long"),
+        ))
+}
+
+/// `--http` without an address.
+const DEFAULT_HTTP_ADDR: &str = "127.0.0.1:8080";
+
+#[cfg(feature = "http")]
+fn http_options(
+    addr: &str,
+    matches: &clap::ArgMatches,
+) -> Result<crate::serve::HttpOptions, String> {
+    let addr: std::net::SocketAddr = match addr.parse::<u16>() {
+        Ok(port) => std::net::SocketAddr::from(([127, 0, 0, 1], port)),
+        Err(_) => addr.parse().map_err(|_| {
+            format!("--http {addr:?}: expected PORT or IP:PORT (e.g. 8080, 127.0.0.1:8080)")
+        })?,
+    };
+    let token = match (
+        matches.get_one::<String>("token-env"),
+        matches.get_one::<PathBuf>("token-file"),
+    ) {
+        (Some(var), _) => Some(std::env::var(var).map_err(|_| {
+            format!("--token-env {var}: the environment variable {var} is not set")
+        })?),
+        (_, Some(file)) => Some(
+            std::fs::read_to_string(file)
+                .map_err(|error| format!("--token-file {}: {error}", file.display()))?
+                .trim()
+                .to_owned(),
+        ),
+        _ => None,
+    };
+    let strings = |id: &str| {
+        matches
+            .get_many::<String>(id)
+            .map(|values| values.cloned().collect())
+            .unwrap_or_default()
+    };
+    let mut options = crate::serve::HttpOptions::loopback(addr.port());
+    options.addr = addr;
+    options.stateless = matches.get_flag("stateless");
+    options.token = token;
+    options.allow_unauthenticated = matches.get_flag("allow-unauthenticated");
+    options.allowed_hosts = strings("allow-host");
+    options.allowed_origins = strings("allow-origin");
+    options.max_sessions = matches
+        .get_one::<usize>("max-sessions")
+        .copied()
+        .unwrap_or(256);
+    if let Some(bytes) = matches.get_one::<usize>("max-body") {
+        options.max_body_bytes = *bytes;
+    }
+    if let Some(seconds) = matches.get_one::<u64>("session-idle") {
+        options.session_idle = Duration::from_secs(*seconds);
+    }
+    options.check()?;
+    Ok(options)
+}
+
+#[cfg(feature = "http")]
+async fn serve_http(
+    server: BridgeServer,
+    options: crate::serve::HttpOptions,
+    grace: Duration,
+) -> ExitCode {
+    // Handlers that print are captured as over stdio; stdout is free here,
+    // but a result is what the client reads.
+    #[cfg(unix)]
+    let (server, log) = match crate::serve::StdCapture::new() {
+        Ok(capture) => {
+            let capture = std::sync::Arc::new(capture);
+            let log = capture.log_file().ok();
+            (server.capture_with(capture), log)
+        }
+        Err(error) => return fail(&error),
+    };
+    #[cfg(not(unix))]
+    let log = None;
+    init_logging(log);
+    let listener = match tokio::net::TcpListener::bind(options.addr).await {
+        Ok(listener) => listener,
+        Err(error) => return fail(&format!("cannot listen on {}: {error}", options.addr)),
+    };
+    let bound = listener.local_addr().unwrap_or(options.addr);
+    tracing::info!(
+        tools = server.tools().len(),
+        url = crate::serve::endpoint_url(bound),
+        stateless = options.stateless,
+        auth = options.token.is_some(),
+        "serving over Streamable HTTP"
+    );
+    match crate::serve::serve_http(server, options, listener, shutdown_signal(), grace).await {
+        Ok(false) => ExitCode::SUCCESS,
+        Ok(true) => ExitCode::FAILURE,
+        Err(error) => fail(&error),
+    }
 }
 
 fn init_logging(log: Option<std::fs::File>) {

@@ -48,6 +48,8 @@ use exec::{CommandPolicy, Executor, Watch};
 use outbox::Outbox;
 use requests::malformed_request_error;
 pub use run::CallOutcome;
+#[cfg(feature = "http")]
+pub(crate) use transport::http::{endpoint_url, serve as serve_http, HttpOptions};
 
 /// The typed side of a server with the CLI's type erased, so that rmcp's
 /// service code is compiled once, in this crate, and not again in every
@@ -103,19 +105,28 @@ struct Shared {
     isolate_all: bool,
     /// Calls of `#[mcp(task)]` commands made tasks (MCP Tasks extension).
     tasks: TaskManager,
+    /// The calls in flight, by session and request id, with what stops
+    /// them: only a client's `notifications/cancelled` or the end of the
+    /// shutdown grace period (not rmcp's own end of session, after which
+    /// calls still finish their work).
+    in_flight: std::sync::Mutex<HashMap<(u64, RequestId), CancellationToken>>,
+    /// The number of the next session (HTTP serves many).
+    next_session: std::sync::atomic::AtomicU64,
+}
+
+/// What belongs to one client's session: request ids are the client's
+/// own, and so is the level of logs it asked for.
+#[derive(Clone, Default)]
+struct Session {
+    id: u64,
     /// The level of the logs the client asked for (`logging/setLevel`).
     log_level: logs::ClientLevel,
-    /// The calls in flight, by request id, with what stops them: only a
-    /// client's `notifications/cancelled` or the end of the shutdown grace
-    /// period (not rmcp's own end of session, after which calls still
-    /// finish their work).
-    in_flight: std::sync::Mutex<HashMap<RequestId, CancellationToken>>,
 }
 
 /// Removes a call from the calls in flight when it ends.
 struct InFlight<'a> {
     shared: &'a Shared,
-    id: RequestId,
+    id: (u64, RequestId),
 }
 
 impl Drop for InFlight<'_> {
@@ -151,6 +162,7 @@ impl Drop for InFlight<'_> {
 #[derive(Clone)]
 pub struct BridgeServer {
     shared: Arc<Shared>,
+    session: Session,
 }
 
 impl BridgeServer {
@@ -193,9 +205,10 @@ impl BridgeServer {
                 draining: std::sync::atomic::AtomicBool::new(false),
                 isolate_all: false,
                 tasks: TaskManager::new(),
-                log_level: logs::ClientLevel::default(),
                 in_flight: std::sync::Mutex::default(),
+                next_session: std::sync::atomic::AtomicU64::new(1),
             }),
+            session: Session::default(),
         }
     }
 
@@ -287,6 +300,42 @@ impl BridgeServer {
                 })
             });
         CallToolResponse::Task(CreateTaskResult::new(task))
+    }
+
+    /// The same server for another client: its own request ids and log
+    /// level, the tools, limits and running calls shared (one per HTTP
+    /// session).
+    pub fn for_new_session(&self) -> Self {
+        let id = self
+            .shared
+            .next_session
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        Self {
+            shared: Arc::clone(&self.shared),
+            session: Session {
+                id,
+                log_level: logs::ClientLevel::default(),
+            },
+        }
+    }
+
+    /// Waits up to `grace` for the running calls to end; then stops the
+    /// rest (and says so) and returns `false`.
+    pub(crate) async fn finish_calls(&self, grace: Duration) -> bool {
+        let running = self.running();
+        if tokio::time::timeout(grace, running.idle()).await.is_ok() {
+            return true;
+        }
+        tracing::error!(
+            calls = running.count(),
+            ?grace,
+            "calls still running after the grace period were cut off"
+        );
+        self.stop_calls();
+        // A stopped async call ends at once; a synchronous one is not
+        // waited for beyond a moment.
+        let _ = tokio::time::timeout(Duration::from_millis(100), running.idle()).await;
+        false
     }
 
     /// The calls still running.
@@ -402,7 +451,7 @@ fn rmcp_tool(spec: &ToolSpec) -> Tool {
 /// progress token, `tracing` events when the client asked for logs; `None`
 /// (no queue at all) when neither.
 fn call_notifications(
-    shared: &Shared,
+    session: &Session,
     tool: &str,
     context: &RequestContext<RoleServer>,
 ) -> (
@@ -411,7 +460,7 @@ fn call_notifications(
     Option<Arc<logs::CallLog>>,
 ) {
     let token = context.meta.get_progress_token();
-    let logs_asked = shared.log_level.lock().is_ok_and(|level| level.is_some());
+    let logs_asked = session.log_level.lock().is_ok_and(|level| level.is_some());
     if token.is_none() && !logs_asked {
         return (None, None, None);
     }
@@ -426,7 +475,7 @@ fn call_notifications(
         }) as ProgressFn
     });
     let log = logs_asked
-        .then(|| logs::CallLog::new(tool, Arc::clone(&shared.log_level), Arc::clone(&outbox)));
+        .then(|| logs::CallLog::new(tool, Arc::clone(&session.log_level), Arc::clone(&outbox)));
     (Some(outbox), progress, log)
 }
 
@@ -509,14 +558,12 @@ impl ServerHandler for BridgeServer {
             return Ok(self.start_task(request.name.to_string(), job, policy));
         }
         let cancel = CancellationToken::new();
+        let key = (self.session.id, context.id.clone());
         if let Ok(mut in_flight) = shared.in_flight.lock() {
-            in_flight.insert(context.id.clone(), cancel.clone());
+            in_flight.insert(key.clone(), cancel.clone());
         }
-        let _in_flight = InFlight {
-            shared,
-            id: context.id.clone(),
-        };
-        let (outbox, progress, log) = call_notifications(shared, &request.name, &context);
+        let _in_flight = InFlight { shared, id: key };
+        let (outbox, progress, log) = call_notifications(&self.session, &request.name, &context);
         let watch = Watch {
             cancel,
             progress,
@@ -540,7 +587,7 @@ impl ServerHandler for BridgeServer {
         request: rmcp::model::SetLevelRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        if let Ok(mut level) = self.shared.log_level.lock() {
+        if let Ok(mut level) = self.session.log_level.lock() {
             *level = Some(request.level);
         }
         logs::asked();
@@ -585,7 +632,7 @@ impl ServerHandler for BridgeServer {
             return;
         };
         let token = match self.shared.in_flight.lock() {
-            Ok(mut in_flight) => in_flight.remove(&id),
+            Ok(mut in_flight) => in_flight.remove(&(self.session.id, id.clone())),
             Err(_) => None,
         };
         if let Some(token) = token {

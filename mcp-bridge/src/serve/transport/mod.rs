@@ -9,6 +9,8 @@
 //! handled by rmcp; only the framing is ours.
 
 mod framing;
+#[cfg(feature = "http")]
+pub(crate) mod http;
 mod stdio;
 
 pub(crate) use stdio::guarded_stdio;

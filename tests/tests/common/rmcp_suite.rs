@@ -1,8 +1,8 @@
-//! `taskctl mcp serve` driven over stdio by rmcp's own client: the tool
-//! list and schemas, real calls against a task file, argument errors,
-//! unknown tools and every protocol version rmcp's client speaks.
-
-mod common;
+// The rmcp client suite: `taskctl mcp serve` driven by rmcp's own client —
+// the tool list and schemas, real calls against a task file, argument
+// errors, unknown tools and every protocol version rmcp's client speaks.
+// Included once per transport by `tests/rmcp_client.rs`, whose module sets
+// `VIA`.
 
 use std::path::Path;
 use std::process::Stdio;
@@ -12,43 +12,92 @@ use rmcp::model::{
     CallToolRequestParams, ClientCapabilities, ClientConfig, Implementation, ProtocolVersion,
 };
 use rmcp::service::{RunningService, ServiceError};
-use rmcp::transport::TokioChildProcess;
+use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
 
-use common::outcome;
+use crate::common::outcome;
 use rmcp::{ClientLifecycleMode, ClientServiceExt, RoleClient, ServiceExt};
 use serde_json::{json, Map, Value};
 
 /// Every test gives up after this long instead of hanging.
 const TEST_TIMEOUT: Duration = Duration::from_secs(20);
 
-type Client = RunningService<RoleClient, ClientConfig>;
+/// A connected client, and the HTTP server process it talks to (killed
+/// when the client is dropped).
+struct Client {
+    service: RunningService<RoleClient, ClientConfig>,
+    _server: Option<tokio::process::Child>,
+}
+
+impl std::ops::Deref for Client {
+    type Target = RunningService<RoleClient, ClientConfig>;
+    fn deref(&self) -> &Self::Target {
+        &self.service
+    }
+}
 
 fn client_config(version: ProtocolVersion) -> ClientConfig {
     ClientConfig::new(
         ClientCapabilities::default(),
-        Implementation::new("stdio-rmcp-test", "0.0.1"),
+        Implementation::new("rmcp-client-test", "0.0.1"),
     )
     .with_protocol_version(version)
 }
 
-/// `taskctl mcp serve`, run in `cwd` (so the default `tasks.json` lands there).
-fn transport(cwd: &Path) -> TokioChildProcess {
-    let mut cmd = tokio::process::Command::new(common::taskctl());
+/// `taskctl mcp serve` with `args`, run in `cwd` (so the default
+/// `tasks.json` lands there).
+fn server_command(cwd: &Path, args: &[&str]) -> tokio::process::Command {
+    let mut cmd = tokio::process::Command::new(crate::common::taskctl());
     cmd.args(["mcp", "serve"])
+        .args(args)
         .current_dir(cwd)
-        .env("MCP_BRIDGE_LOG", "warn");
-    let (transport, _stderr) = TokioChildProcess::builder(cmd)
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("spawn taskctl mcp serve");
-    transport
+        .env("MCP_BRIDGE_LOG", "warn,mcp_bridge=info")
+        .kill_on_drop(true);
+    cmd
+}
+
+/// Opens a session with the server `VIA` names, by `initialize` or, with
+/// `lifecycle`, as it says.
+async fn open(
+    cwd: &Path,
+    config: ClientConfig,
+    lifecycle: Option<ClientLifecycleMode>,
+) -> Client {
+    match VIA {
+        Via::Stdio => {
+            let (transport, _stderr) = TokioChildProcess::builder(server_command(cwd, &[]))
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("spawn taskctl mcp serve");
+            let service = match lifecycle {
+                Some(mode) => config.serve_with_lifecycle(transport, mode).await,
+                None => config.serve(transport).await,
+            };
+            Client {
+                service: service.expect("the session opens"),
+                _server: None,
+            }
+        }
+        Via::Http { stateless } => {
+            let mut args = vec!["--http", "127.0.0.1:0"];
+            if stateless {
+                args.push("--stateless");
+            }
+            let (server, url) = crate::common::http::spawn(server_command(cwd, &args)).await;
+            let transport = StreamableHttpClientTransport::from_uri(url);
+            let service = match lifecycle {
+                Some(mode) => config.serve_with_lifecycle(transport, mode).await,
+                None => config.serve(transport).await,
+            };
+            Client {
+                service: service.expect("the session opens"),
+                _server: Some(server),
+            }
+        }
+    }
 }
 
 async fn connect_with(cwd: &Path, version: ProtocolVersion) -> Client {
-    client_config(version)
-        .serve(transport(cwd))
-        .await
-        .expect("initialize")
+    open(cwd, client_config(version), None).await
 }
 
 async fn connect(cwd: &Path) -> Client {
@@ -99,7 +148,11 @@ fn task(db: &Value, id: u64) -> Option<&Value> {
 }
 
 async fn finish(client: Client) {
-    client.cancel().await.expect("shut the client down");
+    client
+        .service
+        .cancel()
+        .await
+        .expect("shut the client down");
 }
 
 async fn timed<F: std::future::Future<Output = ()>>(f: F) {
@@ -117,7 +170,7 @@ const ALL_TOOLS: [&str; 6] = [
     "taskctl_stats_export",
 ];
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn tools_list_has_exactly_the_runnable_commands() {
     timed(async {
         let dir = tempfile::tempdir().unwrap();
@@ -164,7 +217,7 @@ async fn tools_list_has_exactly_the_runnable_commands() {
     .await;
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn task_add_schema_and_description() {
     timed(async {
         let dir = tempfile::tempdir().unwrap();
@@ -246,7 +299,7 @@ async fn task_add_schema_and_description() {
     .await;
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn calls_change_the_task_file() {
     timed(async {
         let dir = tempfile::tempdir().unwrap();
@@ -451,7 +504,7 @@ async fn expect_arg_error(client: &Client, tool: &str, arguments: Value, propert
     stderr
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn argument_errors_are_tool_errors_with_exit_code_2() {
     timed(async {
         let dir = tempfile::tempdir().unwrap();
@@ -632,7 +685,7 @@ async fn argument_errors_are_tool_errors_with_exit_code_2() {
     .await;
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn unknown_tool_is_a_protocol_error() {
     timed(async {
         let dir = tempfile::tempdir().unwrap();
@@ -688,7 +741,7 @@ async fn smoke(client: &Client, dir: &Path) {
 }
 
 /// Every version negotiated with `initialize` serves the same tools.
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn protocol_versions_with_initialize() {
     for version in [ProtocolVersion::V_2024_11_05, ProtocolVersion::V_2025_11_25] {
         timed(async {
@@ -702,19 +755,18 @@ async fn protocol_versions_with_initialize() {
     }
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn protocol_2026_07_28_via_discover() {
     timed(async {
         let dir = tempfile::tempdir().unwrap();
-        let client = client_config(ProtocolVersion::V_2026_07_28)
-            .serve_with_lifecycle(
-                transport(dir.path()),
-                ClientLifecycleMode::Discover {
-                    preferred_versions: vec![ProtocolVersion::V_2026_07_28],
-                },
-            )
-            .await
-            .expect("server/discover");
+        let client = open(
+            dir.path(),
+            client_config(ProtocolVersion::V_2026_07_28),
+            Some(ClientLifecycleMode::Discover {
+                preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+            }),
+        )
+        .await;
         let info = client.peer_info().expect("server info");
         assert_eq!(info.protocol_version, ProtocolVersion::V_2026_07_28);
         smoke(&client, dir.path()).await;
@@ -726,7 +778,7 @@ async fn protocol_2026_07_28_via_discover() {
 /// The estimate's schema promises nothing about the notation (it is the
 /// CLI's own parser), so the parser decides, and its refusals come back as
 /// argument errors naming the property.
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn estimates_are_checked_by_the_clis_own_parser() {
     timed(async {
         let dir = tempfile::tempdir().unwrap();
@@ -765,7 +817,7 @@ async fn estimates_are_checked_by_the_clis_own_parser() {
     .await;
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn titles_are_kept_byte_for_byte() {
     timed(async {
         let dir = tempfile::tempdir().unwrap();

@@ -1,0 +1,267 @@
+//! Streamable HTTP: rmcp's server (sessions with their SSE streams, the
+//! stateless mode, the `Host` and `Origin` checks, the body cap) mounted
+//! at `/mcp` by axum, with what a server others can reach needs besides:
+//! bearer-token auth, a cap on sessions, one log line per request, and an
+//! end that lets running calls finish.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use axum::extract::{Request, State};
+use axum::http::{header, HeaderValue, Method, StatusCode};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use rmcp::transport::streamable_http_server::session::local::{LocalSessionManager, SessionConfig};
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use subtle::ConstantTimeEq;
+use tokio_util::sync::CancellationToken;
+
+use crate::serve::BridgeServer;
+
+/// The path the MCP endpoint is served at.
+pub(crate) const ENDPOINT: &str = "/mcp";
+
+/// How an HTTP server is set up (`mcp serve --http`).
+#[derive(Debug, Clone)]
+pub(crate) struct HttpOptions {
+    /// Where to listen (loopback unless asked otherwise).
+    pub(crate) addr: SocketAddr,
+    /// Every POST on its own, no session (what scales behind a load
+    /// balancer).
+    pub(crate) stateless: bool,
+    /// The bearer token every request must carry, when set.
+    pub(crate) token: Option<String>,
+    /// Listening beyond loopback without a token was asked for.
+    pub(crate) allow_unauthenticated: bool,
+    /// `Host` values accepted besides the loopback names and the bound
+    /// address.
+    pub(crate) allowed_hosts: Vec<String>,
+    /// Browser origins accepted besides loopback pages.
+    pub(crate) allowed_origins: Vec<String>,
+    /// Sessions open at once, at most (stateful mode).
+    pub(crate) max_sessions: usize,
+    /// The largest request body, in bytes (`413` beyond).
+    pub(crate) max_body_bytes: usize,
+    /// A session unused this long is closed.
+    pub(crate) session_idle: Duration,
+}
+
+impl HttpOptions {
+    /// Loopback, port `port`, sessions, no token, the default caps.
+    pub(crate) fn loopback(port: u16) -> Self {
+        Self {
+            addr: SocketAddr::from(([127, 0, 0, 1], port)),
+            stateless: false,
+            token: None,
+            allow_unauthenticated: false,
+            allowed_hosts: Vec::new(),
+            allowed_origins: Vec::new(),
+            max_sessions: 256,
+            max_body_bytes: 4 * 1024 * 1024,
+            session_idle: Duration::from_secs(300),
+        }
+    }
+
+    /// Refuses what would expose the CLI's commands to anyone who can
+    /// reach the address.
+    pub(crate) fn check(&self) -> Result<(), String> {
+        if !self.addr.ip().is_loopback() && self.token.is_none() && !self.allow_unauthenticated {
+            return Err(format!(
+                "refusing to listen on {} without authentication: anyone who can reach it could run \
+                 this CLI's commands; give a token (--token-env VAR or --token-file FILE), or \
+                 pass --allow-unauthenticated if something in front of the server authenticates",
+                self.addr
+            ));
+        }
+        if matches!(&self.token, Some(token) if token.trim().is_empty()) {
+            return Err("the bearer token is empty".to_owned());
+        }
+        Ok(())
+    }
+
+    /// The `Host` values rmcp accepts: loopback names, the bound address,
+    /// and those given.
+    fn hosts(&self) -> Vec<String> {
+        let mut hosts: Vec<String> = ["localhost", "127.0.0.1", "::1"]
+            .into_iter()
+            .map(str::to_owned)
+            .collect();
+        if !self.addr.ip().is_unspecified() {
+            hosts.push(self.addr.ip().to_string());
+        }
+        hosts.extend(self.allowed_hosts.iter().cloned());
+        hosts
+    }
+
+    /// The browser origins rmcp accepts: pages served from loopback, and
+    /// those given; a request without `Origin` (not a browser) passes.
+    fn origins(&self) -> Vec<String> {
+        let mut origins: Vec<String> = ["http", "https"]
+            .into_iter()
+            .flat_map(|scheme| {
+                ["localhost", "127.0.0.1", "[::1]"]
+                    .into_iter()
+                    .map(move |host| format!("{scheme}://{host}:*"))
+            })
+            .collect();
+        origins.extend(self.allowed_origins.iter().cloned());
+        origins
+    }
+}
+
+/// What the middleware needs.
+struct Gate {
+    token: Option<String>,
+    sessions: Option<Arc<LocalSessionManager>>,
+    max_sessions: usize,
+}
+
+/// The router serving `server` at [`ENDPOINT`]; `stop` ends every session
+/// and stream.
+pub(crate) fn router(
+    server: BridgeServer,
+    options: &HttpOptions,
+    stop: CancellationToken,
+) -> axum::Router {
+    let config = StreamableHttpServerConfig::default()
+        .with_allowed_hosts(options.hosts())
+        .with_allowed_origins(options.origins())
+        .enforce_origin_validation()
+        .with_max_request_body_bytes(options.max_body_bytes)
+        .with_legacy_session_mode(!options.stateless)
+        .with_json_response(options.stateless)
+        .with_cancellation_token(stop);
+    let mut manager = LocalSessionManager::default();
+    let mut session_config = SessionConfig::default();
+    session_config.keep_alive = Some(options.session_idle);
+    manager.session_config = session_config;
+    let manager = Arc::new(manager);
+    let service = StreamableHttpService::new(
+        move || Ok(server.for_new_session()),
+        Arc::clone(&manager),
+        config,
+    );
+    let gate = Arc::new(Gate {
+        token: options.token.clone(),
+        sessions: (!options.stateless).then_some(manager),
+        max_sessions: options.max_sessions,
+    });
+    axum::Router::new()
+        .route_service(ENDPOINT, service)
+        .layer(middleware::from_fn_with_state(gate, guard))
+}
+
+/// Authentication, the session cap, and one log line per request.
+async fn guard(State(gate): State<Arc<Gate>>, request: Request, next: Next) -> Response {
+    let started = Instant::now();
+    let method = request.method().clone();
+    let path = request.uri().path().to_owned();
+    let given = request
+        .headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|value| value.to_str().ok())
+        .map(str::to_owned);
+    // A POST without a session id opens a session (stateful mode).
+    let opens_session =
+        request.method() == Method::POST && !request.headers().contains_key("mcp-session-id");
+    let response = match refuse(&gate, given.as_deref(), opens_session).await {
+        Some(refusal) => refusal,
+        None => next.run(request).await,
+    };
+    tracing::debug!(
+        %method,
+        path,
+        status = response.status().as_u16(),
+        elapsed_ms = started.elapsed().as_secs_f64() * 1000.0,
+        "http request"
+    );
+    response
+}
+
+/// Why a request is not served (given its `Authorization` header, and
+/// whether it opens a session), as the response to send.
+async fn refuse(gate: &Gate, authorization: Option<&str>, opens_session: bool) -> Option<Response> {
+    if let Some(token) = &gate.token {
+        let given = authorization.and_then(|value| value.strip_prefix("Bearer "));
+        let valid = given.is_some_and(|given| bool::from(given.as_bytes().ct_eq(token.as_bytes())));
+        if !valid {
+            let challenge = match given {
+                Some(_) => r#"Bearer realm="mcp", error="invalid_token""#,
+                None => r#"Bearer realm="mcp""#,
+            };
+            let mut response = (
+                StatusCode::UNAUTHORIZED,
+                "a valid bearer token is required (Authorization: Bearer ...)\n",
+            )
+                .into_response();
+            response.headers_mut().insert(
+                header::WWW_AUTHENTICATE,
+                HeaderValue::from_static(challenge),
+            );
+            return Some(response);
+        }
+    }
+    if let (true, Some(sessions)) = (opens_session, &gate.sessions) {
+        let open = sessions.sessions.read().await.len();
+        if open >= gate.max_sessions {
+            tracing::warn!(open, "session refused: too many sessions open");
+            let mut response = (
+                StatusCode::SERVICE_UNAVAILABLE,
+                format!(
+                    "too many sessions open ({open}); end one (DELETE with its Mcp-Session-Id) or retry later\n"
+                ),
+            )
+                .into_response();
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from_static("5"));
+            return Some(response);
+        }
+    }
+    None
+}
+
+/// Serves until `shutdown` resolves: then new calls are refused, running
+/// ones get `grace` to finish, and every session ends. Returns whether
+/// calls were cut off.
+pub(crate) async fn serve(
+    server: BridgeServer,
+    options: HttpOptions,
+    listener: tokio::net::TcpListener,
+    shutdown: impl std::future::Future<Output = &'static str> + Send,
+    grace: Duration,
+) -> std::io::Result<bool> {
+    // A handler reading stdin reads nothing, as over stdio, instead of
+    // waiting on the operator's terminal.
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        rustix::stdio::dup2_stdin(std::fs::File::open("/dev/null")?.as_fd())?;
+    }
+    let stop = CancellationToken::new();
+    let app = router(server.clone(), &options, stop.clone());
+    let serving = axum::serve(listener, app).with_graceful_shutdown({
+        let stop = stop.clone();
+        async move { stop.cancelled().await }
+    });
+    let serving = tokio::spawn(async move { serving.await });
+    let signal = shutdown.await;
+    tracing::info!(signal, "asked to stop: finishing the running calls");
+    server.drain();
+    let finished = server.finish_calls(grace).await;
+    // Let the last answers reach their streams, then end the sessions.
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    stop.cancel();
+    match tokio::time::timeout(Duration::from_secs(5), serving).await {
+        Ok(Ok(served)) => served?,
+        Ok(Err(join)) => return Err(std::io::Error::other(join)),
+        Err(_) => tracing::warn!("connections still open after the sessions ended; leaving"),
+    }
+    Ok(!finished)
+}
+
+/// The URL clients use for a server listening on `addr`.
+pub(crate) fn endpoint_url(addr: SocketAddr) -> String {
+    format!("http://{addr}{ENDPOINT}")
+}

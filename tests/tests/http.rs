@@ -1,0 +1,354 @@
+//! `mcp serve --http`: what stands in front of MCP, checked with plain
+//! HTTP requests — `Host` and `Origin` (403), the bearer token (401), the
+//! body cap (413), the session cap (503), refusing to listen beyond
+//! loopback without auth — and sessions (DELETE, idle expiry), the
+//! stateless mode, and a graceful end on SIGTERM. (The MCP suite itself
+//! runs over HTTP in `rmcp_client.rs`.)
+
+mod common;
+
+use std::path::Path;
+use std::time::Duration;
+
+use common::http::{request, spawn, Reply};
+use serde_json::{json, Value};
+
+const FIXTURE: &str = env!("CARGO_BIN_EXE_fixture_cli");
+
+/// Every test gives up after this long instead of hanging.
+const TEST_TIMEOUT: Duration = Duration::from_secs(60);
+
+const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"http-test","version":"0"}}}"#;
+
+const ACCEPT: (&str, &str) = ("Accept", "application/json, text/event-stream");
+const JSON: (&str, &str) = ("Content-Type", "application/json");
+
+fn taskctl(cwd: &Path, args: &[&str]) -> tokio::process::Command {
+    let mut cmd = tokio::process::Command::new(common::taskctl());
+    cmd.args(["mcp", "serve", "--http", "127.0.0.1:0"])
+        .args(args)
+        .current_dir(cwd)
+        .env("MCP_BRIDGE_LOG", "warn,mcp_bridge=debug");
+    cmd
+}
+
+async fn timed<F: std::future::Future<Output = ()>>(f: F) {
+    tokio::time::timeout(TEST_TIMEOUT, f)
+        .await
+        .expect("test timed out");
+}
+
+/// POSTs `body` with the usual MCP headers and `extra` ones.
+async fn post(url: &str, extra: &[(&str, &str)], body: &str) -> Reply {
+    let mut headers = vec![ACCEPT, JSON];
+    headers.extend_from_slice(extra);
+    request("POST", url, &headers, body.as_bytes())
+        .await
+        .expect("the server answers")
+}
+
+/// The JSON-RPC messages of a response body, SSE or plain JSON.
+fn messages(reply: &Reply) -> Vec<Value> {
+    let body = reply.body.trim();
+    if body.starts_with('{') {
+        return vec![serde_json::from_str(body).expect("a JSON body")];
+    }
+    body.lines()
+        .filter_map(|line| line.strip_prefix("data:"))
+        .map(str::trim)
+        .filter(|data| data.starts_with('{'))
+        .map(|data| serde_json::from_str(data).expect("JSON in an SSE event"))
+        .collect()
+}
+
+/// Opens a session: the `Mcp-Session-Id`, after `initialize` and
+/// `notifications/initialized`.
+async fn open_session(url: &str, extra: &[(&str, &str)]) -> String {
+    let reply = post(url, extra, INITIALIZE).await;
+    assert_eq!(reply.status, 200, "{reply:?}");
+    let session = reply
+        .header("mcp-session-id")
+        .expect("a session id")
+        .to_owned();
+    let mut headers = extra.to_vec();
+    headers.push(("Mcp-Session-Id", &session));
+    let initialized = post(
+        url,
+        &headers,
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+    )
+    .await;
+    assert_eq!(initialized.status, 202, "{initialized:?}");
+    session
+}
+
+#[tokio::test]
+async fn a_foreign_host_or_origin_is_refused_with_403() {
+    timed(async {
+        let dir = tempfile::tempdir().unwrap();
+        let (_server, url) = spawn(taskctl(dir.path(), &[])).await;
+        // DNS rebinding: a page of evil.example resolving to 127.0.0.1.
+        let rebound = post(&url, &[("Host", "evil.example")], INITIALIZE).await;
+        assert_eq!(rebound.status, 403, "{rebound:?}");
+        let foreign = post(&url, &[("Origin", "https://evil.example")], INITIALIZE).await;
+        assert_eq!(foreign.status, 403, "{foreign:?}");
+        // A page served from loopback, and a client that is no browser.
+        let local = post(&url, &[("Origin", "http://localhost:6274")], INITIALIZE).await;
+        assert_eq!(local.status, 200, "{local:?}");
+        let plain = post(&url, &[], INITIALIZE).await;
+        assert_eq!(plain.status, 200, "{plain:?}");
+        assert_eq!(
+            messages(&plain)[0]["result"]["serverInfo"]["name"],
+            "taskctl"
+        );
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn an_allowed_origin_passes() {
+    timed(async {
+        let dir = tempfile::tempdir().unwrap();
+        let (_server, url) = spawn(taskctl(
+            dir.path(),
+            &["--allow-origin", "https://app.example:443"],
+        ))
+        .await;
+        let allowed = post(&url, &[("Origin", "https://app.example")], INITIALIZE).await;
+        assert_eq!(allowed.status, 200, "{allowed:?}");
+        let other = post(&url, &[("Origin", "https://other.example")], INITIALIZE).await;
+        assert_eq!(other.status, 403, "{other:?}");
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_token_is_required_when_set_and_compared_exactly() {
+    timed(async {
+        let dir = tempfile::tempdir().unwrap();
+        let mut cmd = taskctl(dir.path(), &["--token-env", "TEST_MCP_TOKEN"]);
+        cmd.env("TEST_MCP_TOKEN", "s3cret-token");
+        let (_server, url) = spawn(cmd).await;
+        let missing = post(&url, &[], INITIALIZE).await;
+        assert_eq!(missing.status, 401, "{missing:?}");
+        assert_eq!(
+            missing.header("www-authenticate"),
+            Some(r#"Bearer realm="mcp""#)
+        );
+        for wrong in [
+            "Bearer s3cret-toke",
+            "Bearer s3cret-token2",
+            "Basic s3cret-token",
+            "s3cret-token",
+        ] {
+            let reply = post(&url, &[("Authorization", wrong)], INITIALIZE).await;
+            assert_eq!(reply.status, 401, "{wrong}: {reply:?}");
+        }
+        let wrong = post(&url, &[("Authorization", "Bearer nope")], INITIALIZE).await;
+        assert_eq!(
+            wrong.header("www-authenticate"),
+            Some(r#"Bearer realm="mcp", error="invalid_token""#)
+        );
+        let right = post(
+            &url,
+            &[("Authorization", "Bearer s3cret-token")],
+            INITIALIZE,
+        )
+        .await;
+        assert_eq!(right.status, 200, "{right:?}");
+        // The token guards every method, DELETE and GET included.
+        let delete = request("DELETE", &url, &[("Mcp-Session-Id", "x")], b"")
+            .await
+            .unwrap();
+        assert_eq!(delete.status, 401, "{delete:?}");
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_token_file_works_and_a_missing_variable_stops_the_start() {
+    timed(async {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("token");
+        std::fs::write(&file, "from-a-file\n").unwrap();
+        let (_server, url) = spawn(taskctl(
+            dir.path(),
+            &["--token-file", file.to_str().unwrap()],
+        ))
+        .await;
+        let right = post(&url, &[("Authorization", "Bearer from-a-file")], INITIALIZE).await;
+        assert_eq!(right.status, 200, "{right:?}");
+
+        let output = taskctl(dir.path(), &["--token-env", "TEST_MCP_UNSET_VAR"])
+            .env_remove("TEST_MCP_UNSET_VAR")
+            .output()
+            .await
+            .unwrap();
+        assert!(!output.status.success());
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains("TEST_MCP_UNSET_VAR is not set"), "{stderr}");
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn listening_beyond_loopback_without_auth_is_refused() {
+    timed(async {
+        let dir = tempfile::tempdir().unwrap();
+        let mut cmd = tokio::process::Command::new(common::taskctl());
+        // Refused before anything is bound.
+        cmd.args(["mcp", "serve", "--http", "0.0.0.0:0"])
+            .current_dir(dir.path());
+        let output = cmd.output().await.unwrap();
+        assert_eq!(output.status.code(), Some(1));
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            stderr.contains("refusing to listen on 0.0.0.0:0 without authentication"),
+            "{stderr}"
+        );
+        assert!(stderr.contains("--allow-unauthenticated"), "{stderr}");
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn an_oversized_body_is_refused_with_413() {
+    timed(async {
+        let dir = tempfile::tempdir().unwrap();
+        let (_server, url) = spawn(taskctl(dir.path(), &["--max-body", "1024"])).await;
+        let title = "x".repeat(2000);
+        let big = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": title, "version": "0"}}});
+        let reply = post(&url, &[], &big.to_string()).await;
+        assert_eq!(reply.status, 413, "{reply:?}");
+        // Still serving.
+        assert_eq!(post(&url, &[], INITIALIZE).await.status, 200);
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn sessions_are_capped_ended_by_delete_and_expire_when_idle() {
+    timed(async {
+        let dir = tempfile::tempdir().unwrap();
+        let (_server, url) = spawn(taskctl(
+            dir.path(),
+            &["--max-sessions", "1", "--session-idle", "2"],
+        ))
+        .await;
+        let first = open_session(&url, &[]).await;
+        let refused = post(&url, &[], INITIALIZE).await;
+        assert_eq!(refused.status, 503, "{refused:?}");
+        assert_eq!(refused.header("retry-after"), Some("5"));
+        assert!(refused.body.contains("too many sessions"), "{refused:?}");
+
+        // The session serves calls, then DELETE ends it.
+        let list = post(
+            &url,
+            &[("Mcp-Session-Id", &first)],
+            r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#,
+        )
+        .await;
+        assert_eq!(list.status, 200, "{list:?}");
+        assert_eq!(
+            messages(&list)[0]["result"]["tools"]
+                .as_array()
+                .unwrap()
+                .len(),
+            6
+        );
+        let deleted = request("DELETE", &url, &[("Mcp-Session-Id", &first)], b"")
+            .await
+            .unwrap();
+        assert!(deleted.status < 300, "{deleted:?}");
+        let gone = post(
+            &url,
+            &[("Mcp-Session-Id", &first)],
+            r#"{"jsonrpc":"2.0","id":3,"method":"ping"}"#,
+        )
+        .await;
+        assert_eq!(gone.status, 404, "{gone:?}");
+
+        // A place is free again; left idle, the session expires.
+        let second = open_session(&url, &[]).await;
+        let mut expired = false;
+        for _ in 0..40 {
+            tokio::time::sleep(Duration::from_millis(250)).await;
+            if post(&url, &[], INITIALIZE).await.status == 200 {
+                expired = true;
+                break;
+            }
+        }
+        assert!(expired, "the idle session {second} never expired");
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn stateless_mode_opens_no_session_and_answers_every_post() {
+    timed(async {
+        let dir = tempfile::tempdir().unwrap();
+        let (_server, url) = spawn(taskctl(dir.path(), &["--stateless"])).await;
+        let reply = post(&url, &[], INITIALIZE).await;
+        assert_eq!(reply.status, 200, "{reply:?}");
+        assert_eq!(reply.header("mcp-session-id"), None, "{reply:?}");
+        let db = dir.path().join("t.json");
+        let call = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "taskctl_task_add", "arguments": {"db": db, "title": "stateless"}}});
+        let reply = post(&url, &[("MCP-Protocol-Version", "2025-06-18")], &call.to_string()).await;
+        assert_eq!(reply.status, 200, "{reply:?}");
+        let answer = &messages(&reply)[0];
+        assert_eq!(answer["id"], 7);
+        assert_eq!(
+            answer["result"]["content"][0]["text"],
+            "added task #1: stateless\n"
+        );
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn sigterm_lets_a_running_call_answer_then_the_server_ends() {
+    timed(async {
+        let mut cmd = tokio::process::Command::new(FIXTURE);
+        // The fixture has an `mcp` command of its own.
+        cmd.args(["bridge", "serve", "--http", "127.0.0.1:0"])
+            .env("FIXTURE_BRIDGE_NAME", "bridge")
+            .env("MCP_BRIDGE_LOG", "warn,mcp_bridge=info");
+        let (mut server, url) = spawn(cmd).await;
+        let session = open_session(&url, &[]).await;
+        let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "fixture_sleep", "arguments": {"ms": 1500}}});
+        let headers = [ACCEPT, JSON, ("Mcp-Session-Id", session.as_str())];
+        let body = call.to_string();
+        let pending = tokio::spawn({
+            let url = url.clone();
+            let headers: Vec<(String, String)> = headers
+                .iter()
+                .map(|(n, v)| (n.to_string(), v.to_string()))
+                .collect();
+            async move {
+                let headers: Vec<(&str, &str)> =
+                    headers.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
+                request("POST", &url, &headers, body.as_bytes()).await
+            }
+        });
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let pid = server.id().expect("running") as i32;
+        rustix::process::kill_process(
+            rustix::process::Pid::from_raw(pid).unwrap(),
+            rustix::process::Signal::TERM,
+        )
+        .unwrap();
+        let reply = pending.await.unwrap().expect("the call is answered");
+        assert_eq!(reply.status, 200, "{reply:?}");
+        let answer = messages(&reply)
+            .into_iter()
+            .find(|m| m["id"] == 2)
+            .expect("the answer");
+        assert_eq!(answer["result"]["content"][0]["text"], "slept\n", "{answer}");
+        let status = tokio::time::timeout(Duration::from_secs(20), server.wait())
+            .await
+            .expect("the server ends")
+            .unwrap();
+        assert!(status.success(), "{status:?}");
+    })
+    .await;
+}
