@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test: unit, doc, integration, snapshot and real-client tests
-# (the Python MCP SDK, installed into a venv on first use).
+# (the Python MCP SDK, installed into a venv on first use, and the MCP
+# Inspector CLI, installed from npm on first use).
 #
 #   scripts/test-all.sh            # extra arguments go to `cargo test`
 set -euo pipefail
@@ -8,5 +9,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 MCP_BRIDGE_PYTHON="$(scripts/python-venv.sh)"
 export MCP_BRIDGE_PYTHON
+MCP_BRIDGE_INSPECTOR="$(scripts/node-tools.sh)"
+export MCP_BRIDGE_INSPECTOR
 
 cargo test --workspace "$@"

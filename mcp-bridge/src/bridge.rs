@@ -70,6 +70,7 @@ pub struct Bridge<C> {
     limits: Limits,
     grace: Duration,
     isolate: bool,
+    hide_command: bool,
 }
 
 impl<C: McpCommand + Send + 'static> Bridge<C> {
@@ -81,6 +82,7 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
             limits: Limits::default(),
             grace: Duration::from_secs(10),
             isolate: false,
+            hide_command: false,
         }
     }
 
@@ -88,6 +90,13 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
     /// use that name.
     pub fn command_name(mut self, name: impl Into<String>) -> Self {
         self.command_name = name.into();
+        self
+    }
+
+    /// Leaves the bridge's command out of the CLI's `--help` (it still
+    /// works).
+    pub fn hide_command(mut self, hide: bool) -> Self {
+        self.hide_command = hide;
         self
     }
 
@@ -155,7 +164,7 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
                 Ok(code) => return code,
                 Err(call) => (Some(call), None),
             },
-            Route::Bridge(args, root) => (None, Some((args, root))),
+            Route::Bridge(args) => (None, Some(args)),
         };
         let runtime = match tokio::runtime::Builder::new_multi_thread()
             .enable_all()
@@ -166,7 +175,7 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
         };
         let code = match (call, bridge) {
             (Some(call), _) => exit_code(runtime.block_on(call)),
-            (None, Some((args, root))) => runtime.block_on(self.run_bridge(args, root)),
+            (None, Some(args)) => runtime.block_on(self.run_bridge(*args)),
             (None, None) => unreachable!("routed to one of them"),
         };
         // Blocked reads of stdin must not keep the process alive.
@@ -202,7 +211,7 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
                 }
                 Handler::Async(f) => exit_code(f(cli).await),
             },
-            Route::Bridge(args, root) => self.run_bridge(args, root).await,
+            Route::Bridge(args) => self.run_bridge(*args).await,
         }
     }
 
@@ -224,35 +233,188 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
                 }
             }
         }
-        let wants_bridge = args.get(1).is_some_and(|a| *a == *self.command_name);
-        if wants_bridge {
+        let bin = bin_name(&args);
+        let name = self.command_name.as_str();
+        // `taskctl mcp ...`: the bridge, without parsing the CLI's options.
+        if args.get(1).is_some_and(|a| *a == *name) {
             // The tree is built once and reused by the server.
             let root = C::command_spec();
-            if !root.subcommands.iter().any(|s| s.name == self.command_name) {
-                return Route::Bridge(args, Box::new(root));
+            if !root.subcommands.iter().any(|s| s.name == name) {
+                let matches = bridge_command(&bin, name).get_matches_from(&args[1..]);
+                return Route::Bridge(Box::new(BridgeArgs {
+                    root,
+                    matches,
+                    cli: None,
+                    bin,
+                }));
             }
             eprintln!(
                 "mcp-bridge: `{name}` is a command of this CLI, so it runs as before; \
-                 give the bridge another name with `Bridge::command_name`",
-                name = self.command_name
+                 give the bridge another name with `Bridge::command_name`"
             );
+            return Route::Cli(C::parse_from(args), false);
         }
-        Route::Cli(C::parse_from(args), false)
+        // Otherwise the CLI parses its arguments, with the bridge as one
+        // more subcommand when it has subcommands (shown in `--help`, and
+        // `taskctl --db tasks.json mcp serve` pins `--db`).
+        let mut cmd = C::command();
+        if !cmd.has_subcommands() || cmd.find_subcommand(name).is_some() {
+            return Route::Cli(C::parse_from(args), false);
+        }
+        cmd = cmd.subcommand(
+            bridge_command(&bin, name)
+                .name(name.to_owned())
+                .hide(self.hide_command),
+        );
+        let mut matches = cmd.get_matches_from(&args);
+        if matches.subcommand_name() == Some(name) {
+            if let Some((_, bridge)) = matches.remove_subcommand() {
+                return Route::Bridge(Box::new(BridgeArgs {
+                    root: C::command_spec(),
+                    matches: bridge,
+                    cli: Some(matches),
+                    bin,
+                }));
+            }
+        }
+        match C::from_arg_matches_mut(&mut matches) {
+            Ok(cli) => Route::Cli(cli, false),
+            Err(error) => error.format(&mut C::command()).exit(),
+        }
     }
 
-    async fn run_bridge(&self, args: Vec<OsString>, root: Box<CommandSpec>) -> ExitCode {
-        let bin = args
-            .first()
-            .and_then(|a| std::path::Path::new(a).file_name())
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let matches = bridge_command(&bin, &self.command_name).get_matches_from(&args[1..]);
-        let server = match Registry::from_spec(*root) {
-            Ok(registry) => self.server_from(registry),
+    /// `mcp install <client>` / `mcp uninstall <client>`. `pinned`: the
+    /// root options the operator gave, as arguments.
+    fn install(
+        &self,
+        action: &str,
+        matches: &clap::ArgMatches,
+        bin: &str,
+        pinned: &[String],
+    ) -> Result<(), String> {
+        use crate::install::{Client, Scope, ServerEntry};
+        let client = *matches
+            .get_one::<Client>("client")
+            .ok_or("a client is required")?;
+        let scope = matches
+            .get_one::<Scope>("scope")
+            .copied()
+            .unwrap_or(client.default_scope());
+        let home = home_dir().ok_or("cannot tell the home folder: HOME is not set")?;
+        let project = std::env::current_dir().map_err(|e| format!("the current folder: {e}"))?;
+        let path = client.config_path(scope, &home, &project)?;
+        let name = matches
+            .get_one::<String>("name")
+            .cloned()
+            .unwrap_or_else(|| bin.to_owned());
+        let dry_run = matches.get_flag("dry-run");
+        if action == "uninstall" {
+            let change = crate::install::uninstall(client, &path, &name)?;
+            if dry_run {
+                print!("{}", change.diff());
+                return Ok(());
+            }
+            change.write()?;
+            eprintln!("removed `{name}` from {}", path.display());
+            return Ok(());
+        }
+        let command = std::env::current_exe()
+            .and_then(|exe| exe.canonicalize())
+            .map_err(|e| format!("cannot tell where this binary is: {e}"))?;
+        let mut args = vec![self.command_name.clone(), "serve".to_owned()];
+        args.extend(
+            matches
+                .get_many::<String>("serve-args")
+                .into_iter()
+                .flatten()
+                .cloned(),
+        );
+        if !pinned.is_empty() {
+            // Relative values resolve where they were given.
+            args.push("--cwd".to_owned());
+            args.push(project.display().to_string());
+            args.push("--".to_owned());
+            args.extend(pinned.iter().cloned());
+        }
+        let mut env = Vec::new();
+        if !matches.get_flag("no-path") {
+            if let Some(path) = std::env::var_os("PATH") {
+                env.push(("PATH".to_owned(), path.to_string_lossy().into_owned()));
+            }
+        }
+        for pair in matches.get_many::<String>("env").into_iter().flatten() {
+            let (key, value) = pair
+                .split_once('=')
+                .filter(|(key, _)| !key.is_empty())
+                .ok_or_else(|| format!("--env {pair:?}: expected KEY=VALUE"))?;
+            env.retain(|(k, _)| k != key);
+            env.push((key.to_owned(), value.to_owned()));
+        }
+        let server = ServerEntry {
+            name: name.clone(),
+            command: command.display().to_string(),
+            args,
+            env,
+        };
+        if matches.get_flag("print") {
+            print!("{}", crate::install::snippet(client, &server));
+            return Ok(());
+        }
+        let change = crate::install::install(client, &path, &server)?;
+        if dry_run {
+            print!("{}", change.diff());
+            return Ok(());
+        }
+        change.write()?;
+        let done = if change.replaced { "updated" } else { "added" };
+        let backup = if change.before.is_some() {
+            format!(" (the previous file is kept as {}.bak)", path.display())
+        } else {
+            String::new()
+        };
+        eprintln!("{done} `{name}` in {}{backup}", path.display());
+        Ok(())
+    }
+
+    async fn run_bridge(&self, args: BridgeArgs) -> ExitCode {
+        let BridgeArgs {
+            root,
+            matches,
+            cli,
+            bin,
+        } = args;
+        let serve_line = format!("{bin} {} serve", self.command_name);
+        let pins = match pinned_values::<C>(&root, cli.as_ref(), &matches) {
+            Ok(pins) => pins,
             Err(error) => return fail(&error),
         };
+        let root_name_pins = crate::spec::pins::argv(&root, &pins);
+        let mut registry = match Registry::from_spec(root) {
+            Ok(registry) => registry,
+            Err(error) => return fail(&error),
+        };
+        if let Err(error) = registry.pin(&pins) {
+            return fail(&error);
+        }
+        if let Some(("serve", serve)) = matches.subcommand() {
+            if let Err(error) = select_tools(&mut registry, serve) {
+                return fail(&error);
+            }
+            if let Some(dir) = serve.get_one::<PathBuf>("cwd") {
+                if let Err(error) = std::env::set_current_dir(dir) {
+                    return fail(&format!("--cwd {}: {error}", dir.display()));
+                }
+            }
+        }
+        let server = self.server_from(registry);
         match matches.subcommand() {
             Some(("tools", sub)) => print_tools(&server, sub.get_one::<PathBuf>("output")),
+            Some((action @ ("install" | "uninstall"), sub)) => {
+                match self.install(action, sub, &bin, &root_name_pins) {
+                    Ok(()) => ExitCode::SUCCESS,
+                    Err(error) => fail(&error),
+                }
+            }
             Some(("serve", serve)) => match serve.get_one::<String>("http") {
                 #[cfg(feature = "http")]
                 Some(addr) => match http_options(addr, serve) {
@@ -261,7 +423,7 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
                 },
                 #[cfg(not(feature = "http"))]
                 Some(_) => fail(&"this binary was built without mcp-bridge's `http` feature"),
-                None => serve_stdio(server, self.grace).await,
+                None => serve_stdio(server, self.grace, &serve_line).await,
             },
             _ => unreachable!("clap requires a subcommand"),
         }
@@ -293,7 +455,110 @@ fn run_cli<C>(
 enum Route<C> {
     /// Run the handler on this value (`true`: for an isolated call).
     Cli(C, bool),
-    Bridge(Vec<OsString>, Box<CommandSpec>),
+    Bridge(Box<BridgeArgs>),
+}
+
+/// What `mcp ...` was started with.
+struct BridgeArgs {
+    /// The CLI's command tree.
+    root: CommandSpec,
+    /// The bridge's own arguments (`serve --http`).
+    matches: clap::ArgMatches,
+    /// The CLI's root options given before the bridge's name
+    /// (`taskctl --db tasks.json mcp serve`).
+    cli: Option<clap::ArgMatches>,
+    /// The binary's name.
+    bin: String,
+}
+
+/// The user's home folder.
+fn home_dir() -> Option<PathBuf> {
+    let var = if cfg!(windows) { "USERPROFILE" } else { "HOME" };
+    std::env::var_os(var)
+        .map(PathBuf::from)
+        .filter(|home| home.is_absolute())
+}
+
+/// The binary's name, as `--help` shows it.
+fn bin_name(args: &[OsString]) -> String {
+    args.first()
+        .and_then(|a| std::path::Path::new(a).file_name())
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// The root options the operator fixed, by clap id, as the JSON a call
+/// would give, with how they were given: before the bridge's name, and
+/// after `mcp serve --` (those win).
+fn pinned_values<C: McpCommand>(
+    root: &CommandSpec,
+    before: Option<&clap::ArgMatches>,
+    bridge: &clap::ArgMatches,
+) -> Result<Vec<(String, serde_json::Value, String)>, String> {
+    let mut pins = Vec::new();
+    if let Some(matches) = before {
+        pins.extend(crate::spec::pins::given(root, matches)?);
+    }
+    let after = bridge
+        .subcommand_matches("serve")
+        .and_then(|serve| serve.get_many::<OsString>("cli-args"));
+    if let Some(after) = after {
+        let mut argv = vec![OsString::from(root.name.clone())];
+        argv.extend(after.cloned());
+        let mut cmd = C::command()
+            .subcommand_required(false)
+            .arg_required_else_help(false)
+            .mut_args(|arg| arg.required(false));
+        let a_command = |sub: &str| {
+            format!(
+                "the CLI's arguments after `--` are the root command's options, fixed for every \
+                 call; `{sub}` is a command (each becomes a tool)"
+            )
+        };
+        let matches = match cmd.try_get_matches_from_mut(&argv) {
+            Ok(matches) => matches,
+            Err(error) => {
+                let sub = argv[1..]
+                    .iter()
+                    .filter_map(|arg| arg.to_str())
+                    .find(|arg| cmd.find_subcommand(arg).is_some());
+                return Err(match sub {
+                    Some(sub) => a_command(sub),
+                    None => format!("the CLI's arguments after `--`: {}", error.render()),
+                });
+            }
+        };
+        if let Some(sub) = matches.subcommand_name() {
+            return Err(a_command(sub));
+        }
+        for pin in crate::spec::pins::given(root, &matches)? {
+            pins.retain(|(id, _, _)| *id != pin.0);
+            pins.push(pin);
+        }
+    }
+    Ok(pins)
+}
+
+/// Keeps the tools `--include` and `--exclude` select.
+fn select_tools<C>(registry: &mut Registry<C>, serve: &clap::ArgMatches) -> Result<(), String> {
+    let patterns = |id: &str| -> Vec<wildmatch::WildMatch> {
+        serve
+            .get_many::<String>(id)
+            .map(|values| values.map(|p| wildmatch::WildMatch::new(p)).collect())
+            .unwrap_or_default()
+    };
+    let (include, exclude) = (patterns("include"), patterns("exclude"));
+    if include.is_empty() && exclude.is_empty() {
+        return Ok(());
+    }
+    registry.retain(|tool| {
+        (include.is_empty() || include.iter().any(|p| p.matches(&tool.name)))
+            && !exclude.iter().any(|p| p.matches(&tool.name))
+    });
+    if registry.is_empty() {
+        return Err("--include/--exclude leave no tool to serve".to_owned());
+    }
+    Ok(())
 }
 
 fn print_tools(server: &BridgeServer, output: Option<&PathBuf>) -> ExitCode {
@@ -311,7 +576,16 @@ fn print_tools(server: &BridgeServer, output: Option<&PathBuf>) -> ExitCode {
     }
 }
 
-async fn serve_stdio(server: BridgeServer, grace: Duration) -> ExitCode {
+async fn serve_stdio(server: BridgeServer, grace: Duration, command: &str) -> ExitCode {
+    use std::io::IsTerminal;
+    // Started by hand: say what this is, once, and how to try it.
+    if std::io::stdin().is_terminal() {
+        eprintln!(
+            "{command} speaks MCP (JSON-RPC, one message per line) on stdin and stdout: an MCP \
+             client starts it. To try it: npx @modelcontextprotocol/inspector {command}. \
+             Ctrl-D or Ctrl-C ends it."
+        );
+    }
     #[cfg(unix)]
     let (server, log) = match crate::serve::StdCapture::new() {
         Ok(capture) => {
@@ -410,6 +684,78 @@ fn bridge_command(bin: &str, name: &str) -> clap::Command {
                         .help("Write to FILE instead of stdout"),
                 ),
         )
+        .subcommand(install_command(
+            "install",
+            "Add this server to an MCP client's configuration (root options given before the \
+             bridge's name are fixed for every call, as with `serve`)",
+        ))
+        .subcommand(install_command(
+            "uninstall",
+            "Remove this server from an MCP client's configuration",
+        ))
+}
+
+/// `mcp install <client>` and `mcp uninstall <client>`.
+fn install_command(name: &'static str, about: &'static str) -> clap::Command {
+    use clap::{value_parser, Arg, ArgAction, Command};
+    let install = name == "install";
+    let mut command = Command::new(name)
+        .about(about)
+        .arg(
+            Arg::new("client")
+                .required(true)
+                .value_parser(value_parser!(crate::install::Client))
+                .help("The client whose configuration to change"),
+        )
+        .arg(
+            Arg::new("scope")
+                .long("scope")
+                .value_parser(value_parser!(crate::install::Scope))
+                .help("The user's configuration, or the project's (the current directory); each client has its own default"),
+        )
+        .arg(
+            Arg::new("name")
+                .long("name")
+                .value_name("NAME")
+                .help("The server's name in the configuration [default: the binary's name]"),
+        )
+        .arg(
+            Arg::new("dry-run")
+                .long("dry-run")
+                .action(ArgAction::SetTrue)
+                .help("Print the change as a diff; write nothing"),
+        );
+    if install {
+        command = command
+            .arg(
+                Arg::new("env")
+                    .long("env")
+                    .value_name("KEY=VALUE")
+                    .action(ArgAction::Append)
+                    .help("Set an environment variable for the server (repeatable)"),
+            )
+            .arg(
+                Arg::new("no-path")
+                    .long("no-path")
+                    .action(ArgAction::SetTrue)
+                    .help("Do not record the current PATH (recorded by default: clients start servers with a minimal one)"),
+            )
+            .arg(
+                Arg::new("print")
+                    .long("print")
+                    .action(ArgAction::SetTrue)
+                    .conflicts_with("dry-run")
+                    .help("Print the JSON entry to add by hand; write nothing"),
+            )
+            .arg(
+                Arg::new("serve-args")
+                    .value_name("SERVE OPTIONS")
+                    .num_args(0..)
+                    .last(true)
+                    .help("Options for `serve`, after -- (e.g. -- --include 'app_task_*')"),
+            );
+    }
+    command
 }
 
 /// `mcp serve`: stdio by default, Streamable HTTP with `--http`.
@@ -418,6 +764,35 @@ fn serve_command() -> clap::Command {
     let http_only = |arg: Arg| arg.requires("http").help_heading("HTTP");
     Command::new("serve")
         .about("Serve every command as an MCP tool, over stdio (JSON-RPC) or Streamable HTTP")
+        .arg(
+            Arg::new("cli-args")
+                .value_name("CLI OPTIONS")
+                .num_args(0..)
+                .last(true)
+                .value_parser(value_parser!(std::ffi::OsString))
+                .help("The CLI's own root options (after --), fixed for every call and left out of the tools, e.g. -- --db tasks.json; they may also come before the bridge's name"),
+        )
+        .arg(
+            Arg::new("cwd")
+                .long("cwd")
+                .value_name("DIR")
+                .value_parser(value_parser!(PathBuf))
+                .help("Run in DIR (relative paths and defaults resolve there, not wherever the client started the server)"),
+        )
+        .arg(
+            Arg::new("include")
+                .long("include")
+                .value_name("PATTERN")
+                .action(ArgAction::Append)
+                .help("Serve only the tools whose name matches (`*` and `?`; repeatable)"),
+        )
+        .arg(
+            Arg::new("exclude")
+                .long("exclude")
+                .value_name("PATTERN")
+                .action(ArgAction::Append)
+                .help("Leave out the tools whose name matches (`*` and `?`; repeatable)"),
+        )
         .arg(
             Arg::new("http")
                 .long("http")

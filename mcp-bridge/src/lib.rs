@@ -63,6 +63,7 @@ mod bridge;
 mod call;
 mod error;
 pub mod handler;
+mod install;
 mod io;
 mod registry;
 mod serve;

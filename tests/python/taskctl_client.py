@@ -3,11 +3,14 @@
 
 Usage:
     python taskctl_client.py --db PATH [--protocol-version V] [--timeout S] -- <server command...>
+    python taskctl_client.py --db PATH [--protocol-version V] [--timeout S] --url URL
 
     e.g. python tests/python/taskctl_client.py --db target/py-test/tasks.json \
              -- target/debug/examples/taskctl mcp serve
 
-The server command is started as a subprocess and spoken to over stdio. The
+The server command is started as a subprocess and spoken to over stdio;
+with --url, a server already listening there is spoken to over Streamable
+HTTP. The
 test owns the --db file: it is deleted before the run and inspected after it.
 
 Every check prints one line when it passes. The first failing check prints
@@ -94,8 +97,9 @@ def parse_args(argv: list[str]) -> tuple[argparse.Namespace, list[str]]:
         help="protocol version to offer in initialize (or 'auto' / a modern version); default: SDK default",
     )
     p.add_argument("--timeout", type=float, default=60.0, help="overall time limit in seconds (default 60)")
+    p.add_argument("--url", default=None, help="talk Streamable HTTP to a server already listening at URL")
     args = p.parse_args(own)
-    if not server_cmd:
+    if not server_cmd and args.url is None:
         p.error("missing server command after `--`, e.g. -- target/debug/examples/taskctl mcp serve")
     return args, server_cmd
 
@@ -168,9 +172,12 @@ async def run_checks(c: Checker, args: argparse.Namespace, server_cmd: list[str]
 
     # The SDK passes only a minimal environment (HOME, PATH, ...) to the server by default;
     # pass ours through so RUST_LOG, RUST_BACKTRACE, LLVM_PROFILE_FILE etc. reach it.
-    params = StdioServerParameters(command=server_cmd[0], args=server_cmd[1:], env=dict(os.environ))
+    # With --url the server is already listening (Streamable HTTP); otherwise the SDK starts it.
+    target: Any = args.url
+    if target is None:
+        target = StdioServerParameters(command=server_cmd[0], args=server_cmd[1:], env=dict(os.environ))
     # cache=None: never serve tools/list from the client-side response cache.
-    client = Client(params, mode=mode, read_timeout_seconds=min(30.0, args.timeout), cache=None)
+    client = Client(target, mode=mode, read_timeout_seconds=min(30.0, args.timeout), cache=None)
 
     with anyio.fail_after(args.timeout):
         async with client:

@@ -33,6 +33,8 @@ fn taskctl(cwd: &Path, args: &[&str]) -> tokio::process::Command {
 }
 
 async fn timed<F: std::future::Future<Output = ()>>(f: F) {
+    // Built once per test process, before the clock starts.
+    common::taskctl();
     tokio::time::timeout(TEST_TIMEOUT, f)
         .await
         .expect("test timed out");

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 /// Top to bottom. A module may use those after it; `error`, `io` and
 /// `handler` are leaves every layer may use.
 const LAYERS: &[&str] = &[
-    "testing", "bridge", "serve", "registry", "traits", "call", "spec",
+    "testing", "bridge", "install", "serve", "registry", "traits", "call", "spec",
 ];
 const LEAVES: &[&str] = &["error", "io", "handler"];
 

@@ -1,5 +1,6 @@
 //! Real-client test: the official Python MCP SDK (pinned in
-//! `tests/python/requirements.txt`) drives `taskctl mcp serve` over stdio.
+//! `tests/python/requirements.txt`) drives `taskctl mcp serve` over stdio,
+//! and over Streamable HTTP with sessions and stateless.
 //!
 //! `scripts/test-all.sh` creates the venv and sets `MCP_BRIDGE_PYTHON`.
 //! Without it the test is skipped locally, but fails under CI, so a CI run
@@ -24,6 +25,25 @@ fn python() -> Option<PathBuf> {
 }
 
 fn run_client(protocol_version: Option<&str>) {
+    run_client_over(protocol_version, None);
+}
+
+/// Over Streamable HTTP: `taskctl mcp serve --http` (with `extra`) started
+/// here, the SDK given its URL.
+fn run_client_over_http(protocol_version: Option<&str>, extra: &[&str]) {
+    if python().is_none() {
+        return;
+    }
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let mut cmd = tokio::process::Command::new(common::taskctl());
+    cmd.args(["mcp", "serve", "--http", "127.0.0.1:0"])
+        .args(extra)
+        .env("MCP_BRIDGE_LOG", "warn,mcp_bridge=info");
+    let (_server, url) = runtime.block_on(common::http::spawn(cmd));
+    run_client_over(protocol_version, Some(&url));
+}
+
+fn run_client_over(protocol_version: Option<&str>, url: Option<&str>) {
     let Some(python) = python() else { return };
     let dir = tempfile::tempdir().unwrap();
     let mut command = Command::new(python);
@@ -35,10 +55,17 @@ fn run_client(protocol_version: Option<&str>) {
     if let Some(version) = protocol_version {
         command.args(["--protocol-version", version]);
     }
-    command
-        .arg("--")
-        .arg(common::taskctl())
-        .args(["mcp", "serve"]);
+    match url {
+        Some(url) => {
+            command.args(["--url", url]);
+        }
+        None => {
+            command
+                .arg("--")
+                .arg(common::taskctl())
+                .args(["mcp", "serve"]);
+        }
+    }
     let output = command.output().expect("python runs");
     let stdout = String::from_utf8_lossy(&output.stdout);
     let stderr = String::from_utf8_lossy(&output.stderr);
@@ -63,4 +90,19 @@ fn python_sdk_client_with_oldest_protocol_version() {
 #[test]
 fn python_sdk_client_with_2026_07_28() {
     run_client(Some("2026-07-28"));
+}
+
+#[test]
+fn python_sdk_client_over_http_with_sessions() {
+    run_client_over_http(None, &[]);
+}
+
+#[test]
+fn python_sdk_client_over_stateless_http() {
+    run_client_over_http(None, &["--stateless"]);
+}
+
+#[test]
+fn python_sdk_client_over_stateless_http_with_protocol_2026_07_28() {
+    run_client_over_http(Some("2026-07-28"), &["--stateless"]);
 }

@@ -19,6 +19,23 @@ use serde_json::{Map, Value};
 use crate::error::ArgError;
 use crate::spec::ToolSpec;
 
+/// Refuses a call giving an argument the server's operator fixed.
+pub(crate) fn refuse_pinned(tool: &ToolSpec, args: &Map<String, Value>) -> Result<(), ArgError> {
+    match tool.pinned.iter().find(|p| args.contains_key(&p.name)) {
+        Some(pinned) => Err(ArgError::new(
+            &tool.name,
+            Some(&pinned.name),
+            crate::error::Problem::Relation {
+                message: format!(
+                    "property `{}` is fixed by the server (`{}` was given when it started); leave it out",
+                    pinned.name, pinned.given_as
+                ),
+            },
+        )),
+        None => Ok(()),
+    }
+}
+
 /// Checks a call's arguments against `tool` (property names, sorted in
 /// `properties`; relations when `has_rules`) and returns the context the
 /// typed build reads them from.

@@ -235,6 +235,7 @@ mod tests {
             route: Vec::new(),
             renamed: Vec::new(),
             unoffered: Vec::new(),
+            pinned: Vec::new(),
         }
     }
 

@@ -114,6 +114,7 @@ fn collect_tools(
             route: route.clone(),
             renamed,
             unoffered: hidden.clone(),
+            pinned: Vec::new(),
         };
         let rules = describe_rules(&tool);
         if !rules.is_empty() {

@@ -122,6 +122,56 @@ impl<C> Registry<C> {
         })
     }
 
+    /// Fixes arguments of the root command for every call, as the server's
+    /// operator gave them (`taskctl --db tasks.json mcp serve`): `values`
+    /// holds, by clap id, the JSON a call would give. They leave every
+    /// tool's schema, and a call giving one is refused.
+    pub(crate) fn pin(&mut self, values: &[(String, Value, String)]) -> Result<(), String> {
+        for (id, value, given_as) in values {
+            let Some(root_param) = self.root.params.iter().find(|p| &p.id == id) else {
+                return Err(format!(
+                    "`{given_as}` is not an argument of the root command"
+                ));
+            };
+            for entry in &mut self.entries {
+                let spec = &mut entry.spec;
+                // The root is level 0; a nearer argument of its name renamed it.
+                let name = spec
+                    .renamed
+                    .iter()
+                    .find(|r| r.depth == 0 && r.from == root_param.name)
+                    .map_or(root_param.name.as_str(), |r| r.to.as_str())
+                    .to_owned();
+                let Some(at) = spec
+                    .params
+                    .iter()
+                    .position(|p| p.name == name && p.id == *id)
+                else {
+                    continue;
+                };
+                spec.params.remove(at);
+                spec.pinned.push(crate::spec::Pinned {
+                    name: name.clone(),
+                    value: value.clone(),
+                    given_as: given_as.clone(),
+                });
+                entry.properties.retain(|p| *p != name);
+            }
+        }
+        Ok(())
+    }
+
+    /// Keeps only the tools `keep` accepts (`--include`/`--exclude`).
+    pub(crate) fn retain(&mut self, mut keep: impl FnMut(&ToolSpec) -> bool) {
+        self.entries.retain(|entry| keep(&entry.spec));
+        self.by_name = self
+            .entries
+            .iter()
+            .enumerate()
+            .map(|(i, entry)| (entry.spec.name.clone(), i))
+            .collect();
+    }
+
     /// The root command: its name, help texts, version and own arguments.
     /// Its subcommands live on as [`tools`](Self::tools); for the whole
     /// tree, call [`McpCommand::command_spec`].
@@ -168,7 +218,21 @@ impl<C: McpCommand> Registry<C> {
     /// [`build`](Self::build) for the tool at `index` in the table.
     pub(crate) fn build_at(&self, index: usize, args: &Map<String, Value>) -> Result<C, CallError> {
         let entry = &self.entries[index];
-        let mut ctx = crate::call::prepare(&entry.spec, &entry.properties, entry.has_rules, args)?;
+        if entry.spec.pinned.is_empty() {
+            let mut ctx =
+                crate::call::prepare(&entry.spec, &entry.properties, entry.has_rules, args)?;
+            return Ok(C::mcp_build(&mut ctx)?);
+        }
+        // The operator's values join the call's (which may not give them).
+        crate::call::refuse_pinned(&entry.spec, args)?;
+        let mut merged = args.clone();
+        for pinned in &entry.spec.pinned {
+            merged.insert(pinned.name.clone(), pinned.value.clone());
+        }
+        let mut properties = entry.properties.clone();
+        properties.extend(entry.spec.pinned.iter().map(|p| p.name.clone()));
+        properties.sort();
+        let mut ctx = crate::call::prepare(&entry.spec, &properties, entry.has_rules, &merged)?;
         Ok(C::mcp_build(&mut ctx)?)
     }
 }

@@ -264,6 +264,21 @@ pub struct ToolSpec {
     /// a `from_global` field still reads a hidden global's default.
     #[serde(skip)]
     pub(crate) unoffered: Vec<ParamSpec>,
+    /// Arguments the server's operator fixed for every call (given to
+    /// `mcp serve`): not offered; their values join every call's.
+    #[serde(skip)]
+    pub(crate) pinned: Vec<Pinned>,
+}
+
+/// An argument fixed by the server's operator.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Pinned {
+    /// The property it would have been.
+    pub(crate) name: String,
+    /// Its value, as a call would give it.
+    pub(crate) value: serde_json::Value,
+    /// How the operator gave it (`--db`), for errors.
+    pub(crate) given_as: String,
 }
 
 /// An ancestor's argument offered under another property name.

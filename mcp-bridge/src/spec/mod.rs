@@ -10,14 +10,15 @@ mod command;
 #[doc(hidden)]
 pub mod known;
 mod param;
+pub(crate) mod pins;
 pub(crate) mod relations;
 mod schema;
 #[doc(hidden)]
 pub mod tree;
 pub(crate) mod value;
 
-pub(crate) use command::Renamed;
 pub use command::{CommandLayer, CommandSpec, GroupSpec, McpAttrs, ToolSpec};
+pub(crate) use command::{Pinned, Renamed};
 pub use param::{ParamAction, ParamKind, ParamRelations, ParamSpec};
 #[doc(hidden)]
 pub use param::{ParamData, RelationData};

@@ -156,6 +156,8 @@ async fn finish(client: Client) {
 }
 
 async fn timed<F: std::future::Future<Output = ()>>(f: F) {
+    // Built once per test process, before the clock starts.
+    crate::common::taskctl();
     tokio::time::timeout(TEST_TIMEOUT, f)
         .await
         .expect("test timed out");

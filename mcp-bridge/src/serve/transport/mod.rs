@@ -28,6 +28,9 @@ use rmcp::RoleServer;
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::Mutex;
 
+/// The `_meta` key a request of protocol 2026-07-28 carries its version in.
+const PROTOCOL_VERSION_META: &str = "io.modelcontextprotocol/protocolVersion";
+
 /// The longest line accepted; longer ones are refused with an error.
 pub(crate) const MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
 
@@ -46,6 +49,10 @@ pub(crate) struct LineTransport {
     /// Whether a request has arrived yet: rmcp ends the session on a
     /// notification that comes before `initialize`, so those are dropped.
     seen_request: bool,
+    /// Whether the client began a lifecycle: `initialize`, or
+    /// `server/discover` / a request carrying its protocol version in
+    /// `_meta` (protocol 2026-07-28, which has no `initialize`).
+    began: bool,
     /// The ids of requests not answered yet: a second request with one of
     /// them is refused, so each request gets its own answer.
     /// (`1` and `"1"` are different ids.)
@@ -65,6 +72,7 @@ impl LineTransport {
             writer: Arc::new(Mutex::new(Box::pin(writer))),
             pending: None,
             seen_request: false,
+            began: false,
             in_flight: Arc::default(),
         }
     }
@@ -136,6 +144,47 @@ impl LineTransport {
             }
             _ => None,
         }
+    }
+
+    /// A request other than `ping` before any lifecycle began: answered
+    /// here with what to do, where rmcp would only name the `_meta`
+    /// fields of the newest protocol.
+    fn before_lifecycle(
+        &mut self,
+        message: &RxJsonRpcMessage<RoleServer>,
+    ) -> Option<serde_json::Value> {
+        use rmcp::model::{ClientRequest, GetMeta};
+        if self.began {
+            return None;
+        }
+        let rmcp::model::JsonRpcMessage::Request(request) = message else {
+            return None;
+        };
+        match &request.request {
+            ClientRequest::PingRequest(_) => return None,
+            ClientRequest::InitializeRequest(_) | ClientRequest::DiscoverRequest(_) => {
+                self.began = true;
+                return None;
+            }
+            other if other.get_meta().contains_key(PROTOCOL_VERSION_META) => {
+                self.began = true;
+                return None;
+            }
+            _ => {}
+        }
+        if let Ok(mut in_flight) = self.in_flight.lock() {
+            in_flight.remove(&request.id);
+        }
+        tracing::warn!(id = %request.id, "refusing a request sent before initialize");
+        Some(error_response(
+            serde_json::to_value(&request.id).ok(),
+            -32600,
+            &format!(
+                "Invalid Request: send initialize first (or, with protocol 2026-07-28, \
+                 server/discover, and `{PROTOCOL_VERSION_META}` and \
+                 `io.modelcontextprotocol/clientCapabilities` in every request's _meta)"
+            ),
+        ))
     }
 
     async fn flush_pending(&mut self) -> std::io::Result<()> {
@@ -211,6 +260,10 @@ impl Transport<RoleServer> for LineTransport {
             match decoded {
                 Decoded::Message(message) => {
                     if let Some(reply) = self.track(&message) {
+                        self.pending = Some(reply_bytes(&reply));
+                        continue;
+                    }
+                    if let Some(reply) = self.before_lifecycle(&message) {
                         self.pending = Some(reply_bytes(&reply));
                         continue;
                     }

@@ -1,0 +1,386 @@
+//! `mcp install <client>` / `mcp uninstall <client>`: the server's entry in
+//! the configuration file of an MCP client, merged into what is there —
+//! parsed, changed, written atomically after a backup — or refused, with
+//! the reason and the entry to add by hand, when the file cannot be parsed.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Map, Value};
+
+/// The clients whose configuration `mcp install` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum Client {
+    /// Claude Desktop (`claude_desktop_config.json`).
+    ClaudeDesktop,
+    /// Claude Code (`.mcp.json` in the project, or `~/.claude.json`).
+    ClaudeCode,
+    /// Cursor (`~/.cursor/mcp.json`, or `.cursor/mcp.json`).
+    Cursor,
+    /// VS Code (`.vscode/mcp.json`, or the user's `mcp.json`).
+    Vscode,
+    /// Zed (`settings.json`, `context_servers`).
+    Zed,
+}
+
+/// Where the entry goes: the user's configuration, or the project's (the
+/// current directory).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum Scope {
+    User,
+    Project,
+}
+
+impl Client {
+    /// The scope used when none is given: where each client's own
+    /// documentation puts servers first.
+    pub(crate) fn default_scope(self) -> Scope {
+        match self {
+            Client::ClaudeCode | Client::Vscode => Scope::Project,
+            Client::ClaudeDesktop | Client::Cursor | Client::Zed => Scope::User,
+        }
+    }
+
+    /// The key of the object holding the servers.
+    fn servers_key(self) -> &'static str {
+        match self {
+            Client::ClaudeDesktop | Client::ClaudeCode | Client::Cursor => "mcpServers",
+            Client::Vscode => "servers",
+            Client::Zed => "context_servers",
+        }
+    }
+
+    /// The configuration file for `scope`, under `home` (the user's) or
+    /// `project` (the current directory).
+    pub(crate) fn config_path(
+        self,
+        scope: Scope,
+        home: &Path,
+        project: &Path,
+    ) -> Result<PathBuf, String> {
+        let config = config_dir(home);
+        let path = match (self, scope) {
+            (Client::ClaudeDesktop, Scope::User) => {
+                config.join("Claude/claude_desktop_config.json")
+            }
+            (Client::ClaudeCode, Scope::User) => home.join(".claude.json"),
+            (Client::ClaudeCode, Scope::Project) => project.join(".mcp.json"),
+            (Client::Cursor, Scope::User) => home.join(".cursor/mcp.json"),
+            (Client::Cursor, Scope::Project) => project.join(".cursor/mcp.json"),
+            (Client::Vscode, Scope::User) => config.join(vscode_user_dir()).join("mcp.json"),
+            (Client::Vscode, Scope::Project) => project.join(".vscode/mcp.json"),
+            (Client::Zed, Scope::User) => zed_dir(home).join("settings.json"),
+            (Client::Zed, Scope::Project) => project.join(".zed/settings.json"),
+            (Client::ClaudeDesktop, Scope::Project) => {
+                return Err("Claude Desktop has no project configuration; use --scope user".into())
+            }
+        };
+        Ok(path)
+    }
+
+    /// The entry for a stdio server.
+    fn entry(self, server: &ServerEntry) -> Value {
+        let mut entry = Map::new();
+        match self {
+            Client::Vscode => {
+                entry.insert("type".into(), "stdio".into());
+            }
+            Client::Zed => {
+                entry.insert("source".into(), "custom".into());
+            }
+            _ => {}
+        }
+        entry.insert("command".into(), server.command.clone().into());
+        entry.insert("args".into(), server.args.clone().into());
+        if !server.env.is_empty() {
+            let env: Map<String, Value> = server
+                .env
+                .iter()
+                .map(|(k, v)| (k.clone(), Value::from(v.clone())))
+                .collect();
+            entry.insert("env".into(), env.into());
+        }
+        Value::Object(entry)
+    }
+}
+
+/// Where per-user configuration lives (`~/.config`, `~/Library/Application
+/// Support`, `%APPDATA%`).
+fn config_dir(home: &Path) -> PathBuf {
+    if cfg!(target_os = "macos") {
+        home.join("Library/Application Support")
+    } else if cfg!(windows) {
+        std::env::var_os("APPDATA")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| home.join("AppData/Roaming"))
+    } else {
+        std::env::var_os("XDG_CONFIG_HOME")
+            .map(PathBuf::from)
+            .filter(|dir| dir.is_absolute())
+            .unwrap_or_else(|| home.join(".config"))
+    }
+}
+
+fn vscode_user_dir() -> &'static str {
+    "Code/User"
+}
+
+/// Zed reads `~/.config/zed` on macOS too.
+fn zed_dir(home: &Path) -> PathBuf {
+    if cfg!(windows) {
+        config_dir(home).join("Zed")
+    } else if cfg!(target_os = "macos") {
+        home.join(".config/zed")
+    } else {
+        config_dir(home).join("zed")
+    }
+}
+
+/// The server a client starts.
+#[derive(Debug, Clone)]
+pub(crate) struct ServerEntry {
+    pub(crate) name: String,
+    /// The absolute path of the binary.
+    pub(crate) command: String,
+    pub(crate) args: Vec<String>,
+    pub(crate) env: Vec<(String, String)>,
+}
+
+/// What an install or uninstall would do to one file.
+#[derive(Debug)]
+pub(crate) struct Change {
+    pub(crate) path: PathBuf,
+    /// The file's text before (`None`: no file).
+    pub(crate) before: Option<String>,
+    pub(crate) after: String,
+    /// Whether an entry of that name was there.
+    pub(crate) replaced: bool,
+}
+
+impl Change {
+    /// A unified diff of the change.
+    pub(crate) fn diff(&self) -> String {
+        let before = self.before.as_deref().unwrap_or("");
+        let path = self.path.display().to_string();
+        similar::TextDiff::from_lines(before, &self.after)
+            .unified_diff()
+            .header(&path, &path)
+            .to_string()
+    }
+
+    /// Writes the new text atomically, after copying the old one to
+    /// `<file>.bak`.
+    pub(crate) fn write(&self) -> Result<(), String> {
+        let fail =
+            |what: &str, error: std::io::Error| format!("{}: {what}: {error}", self.path.display());
+        if let Some(dir) = self.path.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| fail("cannot create its folder", e))?;
+        }
+        if self.before.is_some() {
+            let mut backup = self.path.clone().into_os_string();
+            backup.push(".bak");
+            std::fs::copy(&self.path, &backup).map_err(|e| fail("cannot back it up", e))?;
+        }
+        let mut temp = self.path.clone().into_os_string();
+        temp.push(format!(".tmp{}", std::process::id()));
+        let temp = PathBuf::from(temp);
+        let written = (|| {
+            use std::io::Write;
+            let mut file = std::fs::File::create(&temp)?;
+            file.write_all(self.after.as_bytes())?;
+            file.sync_all()?;
+            std::fs::rename(&temp, &self.path)
+        })();
+        if let Err(error) = written {
+            let _ = std::fs::remove_file(&temp);
+            return Err(fail("cannot write it", error));
+        }
+        Ok(())
+    }
+}
+
+/// The JSON snippet of the entry, as it sits in the client's file.
+pub(crate) fn snippet(client: Client, server: &ServerEntry) -> String {
+    let mut servers = Map::new();
+    servers.insert(server.name.clone(), client.entry(server));
+    let mut root = Map::new();
+    root.insert(client.servers_key().into(), servers.into());
+    pretty(&Value::Object(root))
+}
+
+/// Adds (or replaces) `server` in the file at `path`.
+pub(crate) fn install(client: Client, path: &Path, server: &ServerEntry) -> Result<Change, String> {
+    let before = read(path)?;
+    let mut root = parse(client, path, before.as_deref(), server)?;
+    let servers = servers_of(client, path, &mut root)?;
+    let replaced = servers
+        .insert(server.name.clone(), client.entry(server))
+        .is_some();
+    Ok(Change {
+        path: path.to_owned(),
+        before,
+        after: pretty(&root),
+        replaced,
+    })
+}
+
+/// Removes the entry `name` from the file at `path`.
+pub(crate) fn uninstall(client: Client, path: &Path, name: &str) -> Result<Change, String> {
+    let before = read(path)?;
+    let missing = || format!("{}: no server named `{name}` to remove", path.display());
+    if before.is_none() {
+        return Err(missing());
+    }
+    let mut root = parse_existing(path, before.as_deref().unwrap_or(""))?;
+    let servers = servers_of(client, path, &mut root)?;
+    if servers.remove(name).is_none() {
+        return Err(missing());
+    }
+    Ok(Change {
+        path: path.to_owned(),
+        before,
+        after: pretty(&root),
+        replaced: true,
+    })
+}
+
+fn read(path: &Path) -> Result<Option<String>, String> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => Ok(Some(text)),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(error) => Err(format!("{}: cannot read it: {error}", path.display())),
+    }
+}
+
+/// The file's JSON object (an empty one for no file or an empty file);
+/// a file that is not a JSON object is refused with the entry to add by
+/// hand.
+fn parse(
+    client: Client,
+    path: &Path,
+    text: Option<&str>,
+    server: &ServerEntry,
+) -> Result<Value, String> {
+    match text {
+        None => Ok(Value::Object(Map::new())),
+        Some(text) if text.trim().is_empty() => Ok(Value::Object(Map::new())),
+        Some(text) => parse_existing(path, text).map_err(|error| {
+            format!(
+                "{error}\nNothing was changed. Fix the file, or add this entry to it by hand:\n{}",
+                snippet(client, server)
+            )
+        }),
+    }
+}
+
+fn parse_existing(path: &Path, text: &str) -> Result<Value, String> {
+    let value: Value = serde_json::from_str(text).map_err(|error| {
+        let comments = if text.contains("//") || text.contains("/*") {
+            " (comments are not JSON: a file with comments is left to be edited by hand)"
+        } else {
+            ""
+        };
+        format!(
+            "{}: cannot parse it as JSON (line {}, column {}: {error}){comments}",
+            path.display(),
+            error.line(),
+            error.column()
+        )
+    })?;
+    if !value.is_object() {
+        return Err(format!(
+            "{}: expected a JSON object at the top, found {}",
+            path.display(),
+            kind(&value)
+        ));
+    }
+    Ok(value)
+}
+
+/// The object holding the servers, created when missing.
+fn servers_of<'v>(
+    client: Client,
+    path: &Path,
+    root: &'v mut Value,
+) -> Result<&'v mut Map<String, Value>, String> {
+    let key = client.servers_key();
+    let Value::Object(root) = root else {
+        unreachable!("checked to be an object")
+    };
+    let servers = root
+        .entry(key.to_owned())
+        .or_insert_with(|| Value::Object(Map::new()));
+    let found = kind(servers);
+    servers.as_object_mut().ok_or_else(|| {
+        format!(
+            "{}: `{key}` should be a JSON object of servers, found {found}; nothing was changed",
+            path.display()
+        )
+    })
+}
+
+fn kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// Two-space indentation and a final newline, as the clients write.
+fn pretty(value: &Value) -> String {
+    let mut text = serde_json::to_string_pretty(value).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn server() -> ServerEntry {
+        ServerEntry {
+            name: "taskctl".into(),
+            command: "/opt/bin/taskctl".into(),
+            args: vec!["mcp".into(), "serve".into()],
+            env: vec![("PATH".into(), "/usr/bin".into())],
+        }
+    }
+
+    #[test]
+    fn other_entries_and_keys_are_kept_in_order() {
+        let dir = tempfile_dir();
+        let path = dir.join("mcp.json");
+        let before = r#"{"theme": "dark", "mcpServers": {"other": {"command": "x", "args": [], "extra": [1, 2.5, null]}}, "z": true}"#;
+        std::fs::write(&path, before).unwrap();
+        let change = install(Client::Cursor, &path, &server()).unwrap();
+        assert!(!change.replaced);
+        let after: Value = serde_json::from_str(&change.after).unwrap();
+        let original: Value = serde_json::from_str(before).unwrap();
+        assert_eq!(after["theme"], original["theme"]);
+        assert_eq!(after["z"], original["z"]);
+        assert_eq!(
+            after["mcpServers"]["other"],
+            original["mcpServers"]["other"]
+        );
+        let keys: Vec<&String> = after.as_object().unwrap().keys().collect();
+        assert_eq!(keys, ["theme", "mcpServers", "z"]);
+        assert_eq!(
+            after["mcpServers"]["taskctl"]["command"],
+            "/opt/bin/taskctl"
+        );
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    fn tempfile_dir() -> PathBuf {
+        let dir = std::env::temp_dir().join(format!(
+            "mcp-bridge-install-{}-{:?}",
+            std::process::id(),
+            std::thread::current().id()
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+}
