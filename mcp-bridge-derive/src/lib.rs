@@ -3,35 +3,12 @@
 //! derives.
 //!
 //! The derive reads the same attributes clap reads, builds a small model
-//! of the command tree ([`model`], built by [`parse`]), checks it
-//! ([`check`]) collecting every error, and generates the spec builders and
-//! typed constructors ([`expand`]). See the `mcp-bridge` crate for the
+//! of the command tree (`model`, built by `parse`), checks it
+//! (`check`) collecting every error, and generates the spec builders and
+//! typed constructors (`expand`). See the `mcp-bridge` crate for the
 //! user-facing docs.
 //!
-//! # `#[mcp(...)]`
-//!
-//! clap's attributes say what the command is; `#[mcp(...)]` refines what
-//! MCP clients see:
-//!
-//! | key | on | effect |
-//! | --- | --- | --- |
-//! | `name = "..."` | the type, a variant | the tool's name |
-//! | `name = "..."` | an argument field | the property's name |
-//! | `description = "..."` | the type, a variant, an argument field | the description, instead of the doc comment |
-//! | `skip` | the type, a variant, an argument field | leave it out of MCP (clap still has it) |
-//! | `crate = "path"` | the type (struct or enum) only | reach mcp-bridge through `path` (a renamed or re-exported dependency): generated code uses `path::__private` instead of `::mcp_bridge::__private` |
-//!
-//! ```ignore
-//! // Cargo.toml: bridge = { package = "mcp-bridge", version = "..." }
-//! use bridge::McpTool;
-//!
-//! #[derive(clap::Parser, McpTool)]
-//! #[mcp(crate = "bridge")]
-//! struct Cli { /* ... */ }
-//! ```
-//!
-//! Every type that derives `McpTool` through a renamed crate needs the
-//! key, as with serde's `#[serde(crate = "...")]`.
+//! The attribute reference is on [`McpTool`](derive@McpTool).
 
 // The model and the attribute items hold syn nodes by value, for the
 // length of one expansion; their size varies with proc-macro2's features
@@ -52,13 +29,71 @@ use syn::{parse_macro_input, DeriveInput};
 
 /// Derives the MCP surface of a clap command type.
 ///
-/// On a `Parser`/`Args` struct it implements `mcp_bridge::McpArgs` (and
-/// makes a `Parser` root usable with `mcp_bridge::Bridge`); on a
-/// `Subcommand` enum it implements `mcp_bridge::McpSubcommand`.
+/// Put it next to clap's derives, on every type of the command tree: on a
+/// `Parser` or `Args` struct it implements `mcp_bridge::McpArgs` (and makes
+/// a `Parser` root usable with `mcp_bridge::Bridge`); on a `Subcommand`
+/// enum (or an enum that derives `Parser`) it implements
+/// `mcp_bridge::McpSubcommand`. It reads the attributes clap reads
+/// (`#[command]`, `#[arg]`, `#[clap]`, `#[group]`, `#[value]`, doc
+/// comments) to mirror the command line: docs/clap-support.md in the
+/// repository says what it does with each. Mistakes in the MCP surface
+/// (two tools or two properties of one name, a name MCP refuses, a value
+/// it cannot convert...) are compile errors at your tokens.
 ///
-/// `#[mcp(...)]` refines the result: `name = "..."` (tool or property
-/// name), `description = "..."`, `skip`, and on the type `crate = "path"`
-/// (the path of a renamed or re-exported mcp-bridge); see the crate docs.
+/// # `#[mcp(...)]`
+///
+/// clap's attributes say what the command is; `#[mcp(...)]` refines what
+/// MCP clients see and how a call runs:
+///
+/// | key | on | effect |
+/// | --- | --- | --- |
+/// | `name = "..."` | the root type, a variant | the tool's name, instead of the command path joined with `_` (`taskctl_task_add`) |
+/// | `name = "..."` | an argument field | the property's name, instead of the long name (flags) or the id (positionals) |
+/// | `description = "..."` | the type, a variant, an argument field | the description, instead of the doc comment |
+/// | `skip` | the type, a variant, an argument field | leave it out of MCP (clap still has it); a skipped argument gets its default |
+/// | `serial` | the type, a variant | calls of this command never overlap one another |
+/// | `timeout = "30s"` | the type, a variant | a call running longer is answered with an error naming the timeout (exit code 124); `ms`, `s`, `m`, `h`, combined (`1m30s`) |
+/// | `isolate` | the type, a variant | each call runs in a child process of the binary: a crash, `process::exit` or a hang cannot take the server down |
+/// | `task` | the type, a variant | a call may become a task of the MCP Tasks extension, which the client polls |
+/// | `crate = "path"` | the type only | reach mcp-bridge through `path` (a renamed or re-exported dependency): generated code uses `path::__private` instead of `::mcp_bridge::__private` |
+///
+/// A key where it means nothing (on a `flatten` or `subcommand` field, a
+/// skipped or `from_global` field, a `flatten` variant) is a compile error
+/// saying where it belongs.
+///
+/// ```ignore
+/// use clap::{Parser, Subcommand};
+/// use mcp_bridge::McpTool;
+///
+/// #[derive(Parser, McpTool)]
+/// #[command(name = "taskctl")]
+/// struct Cli {
+///     /// The task file
+///     #[arg(long, default_value = "tasks.json")]
+///     db: std::path::PathBuf,
+///     #[command(subcommand)]
+///     command: Command,
+/// }
+///
+/// #[derive(Subcommand, McpTool)]
+/// enum Command {
+///     /// Add a task
+///     #[mcp(serial, timeout = "10s")]
+///     Add {
+///         title: String,
+///         #[arg(long)]
+///         #[mcp(description = "1 (low) to 5 (high)")]
+///         priority: Option<u8>,
+///     },
+///     /// Remove everything
+///     #[mcp(skip)]
+///     Purge,
+/// }
+/// ```
+///
+/// Through a renamed dependency (`bridge = { package = "mcp-bridge", ... }`),
+/// every type that derives `McpTool` says `#[mcp(crate = "bridge")]`, as
+/// with serde's `#[serde(crate = "...")]`.
 #[proc_macro_derive(McpTool, attributes(mcp))]
 pub fn derive_mcp_tool(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);

@@ -2,7 +2,7 @@
 //! `scripts/node-tools.sh`) lists and calls `taskctl`'s tools over stdio and
 //! over Streamable HTTP.
 //!
-//! `scripts/test-all.sh` installs it and sets `MCP_BRIDGE_INSPECTOR`.
+//! `scripts/test-all.sh` installs it and sets `MCP_BRIDGE_NODE_TOOLS`.
 //! Without it the test is skipped locally, but fails under CI. The
 //! Inspector exits 0 even when a call is an error, so its JSON is checked.
 
@@ -14,16 +14,10 @@ use std::process::Command;
 use serde_json::Value;
 
 fn inspector() -> Option<PathBuf> {
-    match std::env::var_os("MCP_BRIDGE_INSPECTOR").filter(|v| !v.is_empty()) {
-        Some(entry) => Some(PathBuf::from(entry)),
-        None if std::env::var_os("CI").is_some() => {
-            panic!("MCP_BRIDGE_INSPECTOR is not set; run the tests with scripts/test-all.sh")
-        }
-        None => {
-            eprintln!("skipped: set MCP_BRIDGE_INSPECTOR (scripts/test-all.sh does) to run the MCP Inspector CLI");
-            None
-        }
-    }
+    let entry = common::node_tools()?
+        .join("node_modules/@modelcontextprotocol/inspector-cli/build/index.js");
+    assert!(entry.exists(), "no Inspector CLI at {}", entry.display());
+    Some(entry)
 }
 
 /// Runs the Inspector against `target` (a URL, or a command and its

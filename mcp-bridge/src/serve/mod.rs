@@ -430,6 +430,15 @@ fn server_info(root: &CommandSpec, tasks: bool) -> ServerConfig {
     ServerConfig::new(capabilities).with_server_info(implementation)
 }
 
+/// A method of a capability the server does not declare.
+fn not_served(method: &'static str) -> ErrorData {
+    ErrorData::new(
+        rmcp::model::ErrorCode::METHOD_NOT_FOUND,
+        format!("{method}: this server has tools only (see its capabilities)"),
+        None,
+    )
+}
+
 /// Bad arguments, answered as clap would: exit code 2, the message on stderr.
 fn invalid_arguments(error: &ArgError) -> CallOutcome {
     CallOutcome {
@@ -482,6 +491,33 @@ fn call_notifications(
 impl ServerHandler for BridgeServer {
     fn get_info(&self) -> ServerConfig {
         self.shared.info.clone()
+    }
+
+    // A CLI has tools only: the lists of what the server does not declare
+    // are unknown methods, not empty lists (a client that asks anyway
+    // learns the server has none, rather than that it has some kind).
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::ListPromptsResult, ErrorData> {
+        Err(not_served("prompts/list"))
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::ListResourcesResult, ErrorData> {
+        Err(not_served("resources/list"))
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::ListResourceTemplatesResult, ErrorData> {
+        Err(not_served("resources/templates/list"))
     }
 
     async fn list_tools(

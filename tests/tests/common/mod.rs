@@ -11,6 +11,23 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
+/// The folder `scripts/node-tools.sh` installs the Node test tools in
+/// (`MCP_BRIDGE_NODE_TOOLS`, set by `scripts/test-all.sh`). Without it a
+/// test is skipped locally, but fails under CI, so a CI run can never pass
+/// without having run those clients.
+pub fn node_tools() -> Option<PathBuf> {
+    match std::env::var_os("MCP_BRIDGE_NODE_TOOLS").filter(|v| !v.is_empty()) {
+        Some(dir) => Some(PathBuf::from(dir)),
+        None if std::env::var_os("CI").is_some() => {
+            panic!("MCP_BRIDGE_NODE_TOOLS is not set; run the tests with scripts/test-all.sh")
+        }
+        None => {
+            eprintln!("skipped: set MCP_BRIDGE_NODE_TOOLS (scripts/test-all.sh does) to run the Node clients");
+            None
+        }
+    }
+}
+
 /// The workspace root.
 pub fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
