@@ -13,7 +13,22 @@ const START_TIMEOUT: Duration = Duration::from_secs(30);
 /// Spawns `cmd` (an `mcp serve --http 127.0.0.1:0 ...` command) and waits
 /// for the URL it serves at; its stderr is drained from then on, into the
 /// test's output.
-pub async fn spawn(mut cmd: tokio::process::Command) -> (tokio::process::Child, String) {
+pub async fn spawn(cmd: tokio::process::Command) -> (tokio::process::Child, String) {
+    let (child, url, _) = spawn_counting(cmd, "\u{0}").await;
+    (child, url)
+}
+
+/// [`spawn`], counting the log lines that contain `marker` (with
+/// `MCP_BRIDGE_LOG` at debug, `"http request"` counts the requests).
+pub async fn spawn_counting(
+    mut cmd: tokio::process::Command,
+    marker: &'static str,
+) -> (
+    tokio::process::Child,
+    String,
+    std::sync::Arc<std::sync::atomic::AtomicUsize>,
+) {
+    let counted = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
     let mut child = cmd
         .stdin(Stdio::null())
         .stdout(Stdio::null())
@@ -33,12 +48,17 @@ pub async fn spawn(mut cmd: tokio::process::Command) -> (tokio::process::Child, 
     })
     .await
     .expect("the server says where it listens in time");
+    let counter = std::sync::Arc::clone(&counted);
     tokio::spawn(async move {
         while let Ok(Some(line)) = lines.next_line().await {
-            eprintln!("server: {line}");
+            if line.contains(marker) {
+                counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            } else {
+                eprintln!("server: {line}");
+            }
         }
     });
-    (child, url)
+    (child, url, counted)
 }
 
 /// The `url=` of the "serving over Streamable HTTP" log line.
