@@ -44,9 +44,22 @@ fn free_port() -> u16 {
         .port()
 }
 
+/// nginx, stopped when dropped: SIGTERM to the master, which stops its
+/// workers (a SIGKILL would leave them running).
+struct Nginx(std::process::Child);
+
+impl Drop for Nginx {
+    fn drop(&mut self) {
+        if let Some(pid) = rustix::process::Pid::from_raw(self.0.id() as i32) {
+            let _ = rustix::process::kill_process(pid, rustix::process::Signal::TERM);
+        }
+        let _ = self.0.wait();
+    }
+}
+
 /// nginx in the foreground, its files under `dir`, balancing `upstreams`
 /// on `port`.
-fn start_nginx(nginx: &Path, dir: &Path, port: u16, upstreams: &[String]) -> std::process::Child {
+fn start_nginx(nginx: &Path, dir: &Path, port: u16, upstreams: &[String]) -> Nginx {
     let servers: String = upstreams
         .iter()
         .map(|authority| format!("        server {authority};\n"))
@@ -81,15 +94,17 @@ http {{
     );
     let conf_path = dir.join("nginx.conf");
     std::fs::write(&conf_path, conf).unwrap();
-    std::process::Command::new(nginx)
-        .arg("-p")
-        .arg(dir)
-        .arg("-c")
-        .arg(&conf_path)
-        .args(["-g", "daemon off;"])
-        .stdout(std::process::Stdio::null())
-        .spawn()
-        .expect("start nginx")
+    Nginx(
+        std::process::Command::new(nginx)
+            .arg("-p")
+            .arg(dir)
+            .arg("-c")
+            .arg(&conf_path)
+            .args(["-g", "daemon off;"])
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .expect("start nginx"),
+    )
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -117,7 +132,7 @@ async fn a_thousand_concurrent_calls_through_nginx_to_two_stateless_replicas() {
         replicas.push(child);
     }
     let port = free_port();
-    let mut balancer = start_nginx(&nginx, dir.path(), port, &upstreams);
+    let balancer = start_nginx(&nginx, dir.path(), port, &upstreams);
     let url = format!("http://127.0.0.1:{port}/mcp");
     // nginx is up when it answers.
     let mut up = false;
@@ -180,8 +195,7 @@ async fn a_thousand_concurrent_calls_through_nginx_to_two_stateless_replicas() {
             Err(error) => failures.push(format!("call {id}: {error}")),
         }
     }
-    let _ = balancer.kill();
-    let _ = balancer.wait();
+    drop(balancer);
     assert!(
         failures.is_empty(),
         "{} of {CALLS} calls lost or wrong, e.g. {:?}",
