@@ -258,16 +258,18 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
         // more subcommand when it has subcommands (shown in `--help`, and
         // `taskctl --db tasks.json mcp serve` pins `--db`).
         let mut cmd = C::command();
-        if !cmd.has_subcommands() || cmd.find_subcommand(name).is_some() {
-            return Route::Cli(C::parse_from(args), false);
+        let bridged = cmd.has_subcommands() && cmd.find_subcommand(name).is_none();
+        if bridged {
+            cmd = cmd.subcommand(
+                bridge_command(&bin, name)
+                    .name(name.to_owned())
+                    .hide(self.hide_command),
+            );
         }
-        cmd = cmd.subcommand(
-            bridge_command(&bin, name)
-                .name(name.to_owned())
-                .hide(self.hide_command),
-        );
-        let mut matches = cmd.get_matches_from(&args);
-        if matches.subcommand_name() == Some(name) {
+        let mut matches = cmd
+            .try_get_matches_from_mut(&args)
+            .unwrap_or_else(|error| error.exit());
+        if bridged && matches.subcommand_name() == Some(name) {
             if let Some((_, bridge)) = matches.remove_subcommand() {
                 return Route::Bridge(Box::new(BridgeArgs {
                     root: C::command_spec(),
@@ -279,7 +281,7 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
         }
         match C::from_arg_matches_mut(&mut matches) {
             Ok(cli) => Route::Cli(cli, false),
-            Err(error) => error.format(&mut C::command()).exit(),
+            Err(error) => error.format(&mut cmd).exit(),
         }
     }
 
@@ -586,18 +588,10 @@ async fn serve_stdio(server: BridgeServer, grace: Duration, command: &str) -> Ex
              Ctrl-D or Ctrl-C ends it."
         );
     }
-    #[cfg(unix)]
-    let (server, log) = match crate::serve::StdCapture::new() {
-        Ok(capture) => {
-            let capture = std::sync::Arc::new(capture);
-            let log = capture.log_file().ok();
-            (server.capture_with(capture), log)
-        }
+    let server = match captured_and_logged(server) {
+        Ok(server) => server,
         Err(error) => return fail(&error),
     };
-    #[cfg(not(unix))]
-    let log = None;
-    init_logging(log);
     let transport = match crate::serve::transport::guarded_stdio() {
         Ok(transport) => transport,
         Err(error) => return fail(&error),
@@ -933,20 +927,12 @@ async fn serve_http(
     options: crate::serve::HttpOptions,
     grace: Duration,
 ) -> ExitCode {
-    // Handlers that print are captured as over stdio; stdout is free here,
+    // Handlers that print are captured as over stdio: stdout is free here,
     // but a result is what the client reads.
-    #[cfg(unix)]
-    let (server, log) = match crate::serve::StdCapture::new() {
-        Ok(capture) => {
-            let capture = std::sync::Arc::new(capture);
-            let log = capture.log_file().ok();
-            (server.capture_with(capture), log)
-        }
+    let server = match captured_and_logged(server) {
+        Ok(server) => server,
         Err(error) => return fail(&error),
     };
-    #[cfg(not(unix))]
-    let log = None;
-    init_logging(log);
     let listener = match tokio::net::TcpListener::bind(options.addr).await {
         Ok(listener) => listener,
         Err(error) => return fail(&format!("cannot listen on {}: {error}", options.addr)),
@@ -964,6 +950,21 @@ async fn serve_http(
         Ok(true) => ExitCode::FAILURE,
         Err(error) => fail(&error),
     }
+}
+
+/// Captures the output of handlers that print (Unix), and starts the log
+/// on the stderr the server started with.
+fn captured_and_logged(server: BridgeServer) -> std::io::Result<BridgeServer> {
+    #[cfg(unix)]
+    let (server, log) = {
+        let capture = std::sync::Arc::new(crate::serve::StdCapture::new()?);
+        let log = capture.log_file().ok();
+        (server.capture_with(capture), log)
+    };
+    #[cfg(not(unix))]
+    let log = None;
+    init_logging(log);
+    Ok(server)
 }
 
 fn init_logging(log: Option<std::fs::File>) {

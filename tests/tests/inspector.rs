@@ -65,45 +65,27 @@ fn check(entry: &PathBuf, target: &[&str], db: &str) {
             "taskctl_stats_export"
         ]
     );
-    let db_arg = format!("db={db}");
-    let added = run(
-        entry,
-        target,
-        &[
-            "--method",
-            "tools/call",
-            "--tool-name",
-            "taskctl_task_add",
-            "--tool-arg",
-            &db_arg,
-            "--tool-arg",
-            "title=from the inspector",
-            "--tool-arg",
-            "priority=5",
-        ],
-    );
+    // `task add` with this title and priority, into `db`.
+    let add = |title: &str, priority: &str| {
+        let args = [
+            format!("db={db}"),
+            format!("title={title}"),
+            format!("priority={priority}"),
+        ];
+        let mut call = vec!["--method", "tools/call", "--tool-name", "taskctl_task_add"];
+        for arg in &args {
+            call.extend(["--tool-arg", arg.as_str()]);
+        }
+        run(entry, target, &call)
+    };
+    let added = add("from the inspector", "5");
     assert_eq!(added["isError"], false, "{added}");
     assert_eq!(
         added["content"][0]["text"],
         "added task #1: from the inspector\n"
     );
     // A bad value: a tool error naming the property, not a crash.
-    let refused = run(
-        entry,
-        target,
-        &[
-            "--method",
-            "tools/call",
-            "--tool-name",
-            "taskctl_task_add",
-            "--tool-arg",
-            &db_arg,
-            "--tool-arg",
-            "title=x",
-            "--tool-arg",
-            "priority=9",
-        ],
-    );
+    let refused = add("x", "9");
     assert_eq!(refused["isError"], true, "{refused}");
     let text = refused["content"][0]["text"].as_str().unwrap();
     assert!(text.contains("`priority`"), "{text}");

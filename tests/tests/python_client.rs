@@ -12,16 +12,7 @@ use std::path::PathBuf;
 use std::process::Command;
 
 fn python() -> Option<PathBuf> {
-    match std::env::var_os("MCP_BRIDGE_PYTHON") {
-        Some(python) => Some(PathBuf::from(python)),
-        None if std::env::var_os("CI").is_some() => {
-            panic!("MCP_BRIDGE_PYTHON is not set; run the tests with scripts/test-all.sh")
-        }
-        None => {
-            eprintln!("skipped: set MCP_BRIDGE_PYTHON (scripts/test-all.sh does) to run the Python SDK client");
-            None
-        }
-    }
+    common::installed("MCP_BRIDGE_PYTHON", "the Python SDK client")
 }
 
 fn run_client(protocol_version: Option<&str>) {

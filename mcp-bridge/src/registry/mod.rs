@@ -155,7 +155,6 @@ impl<C> Registry<C> {
                     value: value.clone(),
                     given_as: given_as.clone(),
                 });
-                entry.properties.retain(|p| *p != name);
             }
         }
         Ok(())
@@ -229,10 +228,9 @@ impl<C: McpCommand> Registry<C> {
         for pinned in &entry.spec.pinned {
             merged.insert(pinned.name.clone(), pinned.value.clone());
         }
-        let mut properties = entry.properties.clone();
-        properties.extend(entry.spec.pinned.iter().map(|p| p.name.clone()));
-        properties.sort();
-        let mut ctx = crate::call::prepare(&entry.spec, &properties, entry.has_rules, &merged)?;
+        // `properties` still holds the pinned names: the merged call has them.
+        let mut ctx =
+            crate::call::prepare(&entry.spec, &entry.properties, entry.has_rules, &merged)?;
         Ok(C::mcp_build(&mut ctx)?)
     }
 }

@@ -16,13 +16,20 @@ use std::sync::OnceLock;
 /// test is skipped locally, but fails under CI, so a CI run can never pass
 /// without having run those clients.
 pub fn node_tools() -> Option<PathBuf> {
-    match std::env::var_os("MCP_BRIDGE_NODE_TOOLS").filter(|v| !v.is_empty()) {
-        Some(dir) => Some(PathBuf::from(dir)),
+    installed("MCP_BRIDGE_NODE_TOOLS", "the Node clients")
+}
+
+/// A real client's path that `scripts/test-all.sh` puts in `var`: `None`
+/// (the test skips `what`) locally without it; under CI a missing one
+/// fails the test.
+pub fn installed(var: &str, what: &str) -> Option<PathBuf> {
+    match std::env::var_os(var).filter(|v| !v.is_empty()) {
+        Some(path) => Some(PathBuf::from(path)),
         None if std::env::var_os("CI").is_some() => {
-            panic!("MCP_BRIDGE_NODE_TOOLS is not set; run the tests with scripts/test-all.sh")
+            panic!("{var} is not set; run the tests with scripts/test-all.sh")
         }
         None => {
-            eprintln!("skipped: set MCP_BRIDGE_NODE_TOOLS (scripts/test-all.sh does) to run the Node clients");
+            eprintln!("skipped: set {var} (scripts/test-all.sh does) to run {what}");
             None
         }
     }

@@ -235,10 +235,7 @@ pub(crate) async fn serve(
     // A handler reading stdin reads nothing, as over stdio, instead of
     // waiting on the operator's terminal.
     #[cfg(unix)]
-    {
-        use std::os::fd::AsFd;
-        rustix::stdio::dup2_stdin(std::fs::File::open("/dev/null")?.as_fd())?;
-    }
+    super::stdio::null_stdin()?;
     let stop = CancellationToken::new();
     let app = router(server.clone(), &options, stop.clone());
     let serving = axum::serve(listener, app).with_graceful_shutdown({

@@ -18,13 +18,21 @@ pub(crate) fn guarded_stdio() -> std::io::Result<LineTransport> {
         std::io::stdout().flush()?;
         let (reader, writer) = unix_protocol_streams()?;
         rustix::stdio::dup2_stdout(std::io::stderr().as_fd())?;
-        rustix::stdio::dup2_stdin(std::fs::File::open("/dev/null")?.as_fd())?;
+        null_stdin()?;
         Ok(LineTransport::new(reader, writer))
     }
     #[cfg(not(unix))]
     {
         Ok(LineTransport::new(tokio::io::stdin(), tokio::io::stdout()))
     }
+}
+
+/// Points fd 0 at `/dev/null`: a handler reading stdin reads nothing.
+#[cfg(unix)]
+pub(crate) fn null_stdin() -> std::io::Result<()> {
+    use std::os::fd::AsFd;
+    rustix::stdio::dup2_stdin(std::fs::File::open("/dev/null")?.as_fd())?;
+    Ok(())
 }
 
 #[cfg(unix)]
