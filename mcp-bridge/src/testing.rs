@@ -1,12 +1,18 @@
 //! Helpers for your own tests: check that the MCP surface the derive
-//! generated matches what clap builds from the same types.
+//! generated matches what clap builds from the same types, and serve a
+//! server over in-memory streams with the framing of `mcp serve`.
 //!
 //! This is the one place that builds `clap::Command` — in tests, never on
 //! the serving path.
 
+use std::time::Duration;
+
 use clap::CommandFactory;
+use rmcp::ServiceExt;
+use tokio::io::{AsyncRead, AsyncWrite};
 
 use crate::registry::Registry;
+use crate::serve::BridgeServer;
 use crate::spec::{CommandSpec, ParamKind, ParamSpec, ToolSpec, ValueType};
 use crate::traits::McpCommand;
 
@@ -47,6 +53,69 @@ pub fn assert_parity<C: McpCommand + CommandFactory>() {
         std::any::type_name::<C>(),
         differences.join("\n  ")
     );
+}
+
+/// Serves `server` over `input` and `output` exactly as `mcp serve` serves
+/// stdio — one JSON-RPC message per line, every line that cannot be read
+/// answered with its request id when the id is readable — until `input`
+/// ends and the calls it started have answered (each within `grace`).
+///
+/// For tests and fuzzing in one process: `mcp serve` wraps the same
+/// framing and server around the process's real fd 0 and fd 1, with output
+/// capture and signal handling that this leaves out. An error means the
+/// session could not start (the first request was not answered) or a call
+/// was still running after `grace`.
+///
+/// ```
+/// use clap::Parser;
+/// use mcp_bridge::{BridgeServer, Io, McpTool};
+/// use tokio::io::{AsyncReadExt, AsyncWriteExt};
+///
+/// /// Says hello.
+/// #[derive(Parser, McpTool)]
+/// #[command(name = "hi")]
+/// struct Hi {}
+///
+/// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+/// let server = BridgeServer::new(|_: Hi, _: &mut Io| ()).unwrap();
+/// let (mut client, ours) = tokio::io::duplex(1 << 16);
+/// let (input, output) = tokio::io::split(ours);
+/// let serving = tokio::spawn(mcp_bridge::testing::serve_lines(
+///     server,
+///     input,
+///     output,
+///     std::time::Duration::from_secs(5),
+/// ));
+/// client.write_all(b"{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/list\"}\nnot json\n").await.unwrap();
+/// client.shutdown().await.unwrap();
+/// let mut answers = String::new();
+/// client.read_to_string(&mut answers).await.unwrap();
+/// serving.await.unwrap().unwrap();
+/// // Both lines are answered: the request before `initialize` is told to
+/// // send it first, the garbage gets a parse error.
+/// assert!(answers.contains("send initialize first"));
+/// assert!(answers.contains("-32700"));
+/// # });
+/// ```
+pub async fn serve_lines(
+    server: BridgeServer,
+    input: impl AsyncRead + Send + 'static,
+    output: impl AsyncWrite + Send + 'static,
+    grace: Duration,
+) -> Result<(), String> {
+    let transport = crate::serve::transport::LineTransport::new(input, output);
+    let service = match server.clone().serve(transport).await {
+        Ok(service) => service,
+        // The input ended before a session began: every line was answered.
+        Err(rmcp::service::ServerInitializeError::ConnectionClosed(_)) => return Ok(()),
+        Err(error) => return Err(error.to_string()),
+    };
+    let ended = service.waiting().await.map_err(|e| e.to_string());
+    server.drain();
+    if !server.finish_calls(grace).await {
+        return Err(format!("calls were still running after {grace:?}"));
+    }
+    ended.map(|_| ())
 }
 
 /// The differences [`assert_parity`] reports, one line each.

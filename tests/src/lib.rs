@@ -1,2 +1,3 @@
 //! Test-only crate: see `tests/`.
 pub mod adopt;
+pub mod fuzzing;

@@ -469,7 +469,7 @@ where
     }
 }
 
-fn expected_of(value_type: &ValueType) -> String {
+pub(crate) fn expected_of(value_type: &ValueType) -> String {
     match value_type {
         ValueType::String(facets) => match facets.format {
             Some(format) => format!("a string in `{format}` format"),

@@ -174,14 +174,25 @@ impl<'a> BuildCtx<'a> {
         value: &Value,
     ) -> Result<C::Output, ArgError> {
         if value.is_null() {
-            return Err(self.invalid(
-                name,
-                value,
-                ValueProblem::expected(format!(
-                    "{}; leave the property out to use its default",
-                    conv.value_type().json_type()
-                )),
-            ));
+            let expected = match conv.value_type() {
+                crate::spec::ValueType::String(facets)
+                    if facets.format.is_none() && facets.any_format.is_empty() =>
+                {
+                    "a string".to_owned()
+                }
+                other => super::convert::expected_of(&other),
+            };
+            let optional = self
+                .tool
+                .params
+                .iter()
+                .any(|p| p.name == name && !p.required);
+            let expected = if optional {
+                format!("{expected} (or leave the property out)")
+            } else {
+                expected
+            };
+            return Err(self.invalid(name, value, ValueProblem::expected(expected)));
         }
         conv.convert_json(value)
             .map_err(|p| self.invalid(name, value, p))

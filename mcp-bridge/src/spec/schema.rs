@@ -88,6 +88,10 @@ impl ParamSpec {
         if self.nullable {
             let json_type = schema.remove("type").unwrap_or(Value::Null);
             schema.insert("type".into(), json!([json_type, "null"]));
+            // `enum` constrains every instance, `null` included.
+            if let Some(Value::Array(values)) = schema.get_mut("enum") {
+                values.push(Value::Null);
+            }
         }
         if let Some(description) = &self.description {
             schema.insert("description".into(), description.clone().into());

@@ -78,6 +78,13 @@ impl RawServer {
         stdin.flush().expect("flush to server");
     }
 
+    /// Writes raw bytes as they are (no newline added).
+    pub fn send_bytes(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(bytes).expect("write to server");
+        stdin.flush().expect("flush to server");
+    }
+
     pub fn send(&mut self, message: &Value) {
         self.send_raw(&message.to_string());
     }

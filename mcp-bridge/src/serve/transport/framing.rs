@@ -27,10 +27,6 @@ pub(crate) fn decode_line(line: &[u8]) -> Decoded {
         Ok(message) => Decoded::Message(Box::new(message)),
         Err(error) => {
             let parsed: Option<Value> = serde_json::from_slice(line).ok();
-            let (code, kind) = match &parsed {
-                Some(_) => (-32600, "Invalid Request"),
-                None => (-32700, "Parse error"),
-            };
             let id = match &parsed {
                 Some(value) => value.get("id").cloned().filter(is_valid_id),
                 None => recover_id(line),
@@ -42,10 +38,95 @@ pub(crate) fn decode_line(line: &[u8]) -> Decoded {
                 tracing::debug!("ignoring a notification that could not be read: {error}");
                 return Decoded::Skip;
             }
-            tracing::warn!("refusing an incoming line ({kind}): {error}");
-            Decoded::Reply(error_response(id, code, &format!("{kind}: {error}")))
+            let (code, message) = match &parsed {
+                Some(value) => what_is_wrong(value),
+                None => (-32700, format!("Parse error: {error}")),
+            };
+            tracing::warn!("refusing an incoming line: {message}");
+            Decoded::Reply(error_response(id, code, &message))
         }
     }
+}
+
+/// What is wrong with JSON that is not a JSON-RPC message rmcp can read:
+/// the error code and a message saying what was expected.
+fn what_is_wrong(value: &Value) -> (i64, String) {
+    const INVALID: i64 = -32600;
+    let Some(object) = value.as_object() else {
+        return match value {
+            Value::Array(_) => (
+                INVALID,
+                "Invalid Request: a batch (JSON array) is not a message; MCP has no batches \
+                 since protocol 2025-06-18: send each message on its own"
+                    .to_owned(),
+            ),
+            other => (
+                INVALID,
+                format!(
+                    "Invalid Request: a message is a JSON object, got {}",
+                    brief(other)
+                ),
+            ),
+        };
+    };
+    if object.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
+        let given = object.get("jsonrpc").map_or("nothing".to_owned(), brief);
+        return (
+            INVALID,
+            format!("Invalid Request: \"jsonrpc\" must be \"2.0\", got {given}"),
+        );
+    }
+    if let Some(id) = object.get("id").filter(|id| !is_valid_id(id)) {
+        return (
+            INVALID,
+            format!(
+                "Invalid Request: an id is a string or an integer, got {}",
+                brief(id)
+            ),
+        );
+    }
+    match object.get("method") {
+        Some(Value::String(method)) => match object.get("params") {
+            Some(params) if !params.is_object() && !params.is_null() => (
+                -32602,
+                format!(
+                    "Invalid params: the params of `{method}` are an object, got {}",
+                    brief(params)
+                ),
+            ),
+            _ => (
+                -32602,
+                format!("Invalid params: the params of `{method}` do not have the shape it takes"),
+            ),
+        },
+        Some(other) => (
+            INVALID,
+            format!(
+                "Invalid Request: \"method\" is a string, got {}",
+                brief(other)
+            ),
+        ),
+        None if object.contains_key("result") || object.contains_key("error") => (
+            INVALID,
+            "Invalid Request: a response has an id and either `result` or an `error` with \
+             `code` and `message`"
+                .to_owned(),
+        ),
+        None => (
+            INVALID,
+            "Invalid Request: a request needs a \"method\" (and an \"id\")".to_owned(),
+        ),
+    }
+}
+
+/// A JSON value as an error message shows it: its start when long.
+fn brief(value: &Value) -> String {
+    let text = value.to_string();
+    if text.chars().count() <= 60 {
+        return text;
+    }
+    let start: String = text.chars().take(60).collect();
+    format!("{start}…")
 }
 
 pub(super) fn error_response(id: Option<Value>, code: i64, message: &str) -> Value {

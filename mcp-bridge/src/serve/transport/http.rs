@@ -149,7 +149,75 @@ pub(crate) fn router(
     });
     axum::Router::new()
         .route_service(ENDPOINT, service)
+        .layer(middleware::from_fn_with_state(
+            options.max_body_bytes,
+            answer_unreadable,
+        ))
         .layer(middleware::from_fn_with_state(gate, guard))
+}
+
+/// A POSTed JSON body that is not one readable JSON-RPC message gets a
+/// `400` whose body is the JSON-RPC error stdio would answer with (`-32700`
+/// or `-32600`, with the request id whenever it can be read) — where rmcp
+/// answers `415 Unsupported Media Type` in plain text. A body over the cap
+/// gets `413`, as rmcp would answer it.
+async fn answer_unreadable(
+    State(max_body): State<usize>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let is_json = request
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|value| value.trim_start().starts_with("application/json"));
+    if request.method() != Method::POST || !is_json {
+        return next.run(request).await;
+    }
+    let (parts, body) = request.into_parts();
+    let bytes = match axum::body::to_bytes(body, max_body).await {
+        Ok(bytes) => bytes,
+        Err(error) => {
+            let too_large = std::error::Error::source(&error)
+                .is_some_and(|source| source.is::<http_body_util::LengthLimitError>());
+            return if too_large {
+                (
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    format!("request body larger than {max_body} bytes\n"),
+                )
+                    .into_response()
+            } else {
+                (
+                    StatusCode::BAD_REQUEST,
+                    format!("cannot read the request body: {error}\n"),
+                )
+                    .into_response()
+            };
+        }
+    };
+    let reply = match super::decode_line(&bytes) {
+        super::Decoded::Message(_) => {
+            return next
+                .run(Request::from_parts(parts, axum::body::Body::from(bytes)))
+                .await
+        }
+        super::Decoded::Reply(reply) => reply,
+        super::Decoded::Skip if bytes.iter().all(u8::is_ascii_whitespace) => {
+            super::error_response(None, -32700, "Parse error: the request body is empty")
+        }
+        super::Decoded::Skip => super::error_response(
+            None,
+            -32600,
+            "Invalid Request: a notification that cannot be read",
+        ),
+    };
+    let body = super::reply_bytes(&reply);
+    (
+        StatusCode::BAD_REQUEST,
+        [(header::CONTENT_TYPE, "application/json")],
+        body,
+    )
+        .into_response()
 }
 
 /// Authentication, the session cap, and one log line per request.

@@ -46,9 +46,10 @@ pub(crate) struct LineTransport {
     writer: Arc<Mutex<Writer>>,
     /// An error response still to be written (kept across cancellation).
     pending: Option<Vec<u8>>,
-    /// Whether a request has arrived yet: rmcp ends the session on a
-    /// notification that comes before `initialize`, so those are dropped.
-    seen_request: bool,
+    /// Whether rmcp's session has begun: before it, rmcp ends the whole
+    /// session on a notification or a response (even after a `ping`), so
+    /// those are dropped until then.
+    in_session: bool,
     /// Whether the client began a lifecycle: `initialize`, or
     /// `server/discover` / a request carrying its protocol version in
     /// `_meta` (protocol 2026-07-28, which has no `initialize`).
@@ -71,7 +72,7 @@ impl LineTransport {
             discarding: false,
             writer: Arc::new(Mutex::new(Box::pin(writer))),
             pending: None,
-            seen_request: false,
+            in_session: false,
             began: false,
             in_flight: Arc::default(),
         }
@@ -198,6 +199,28 @@ impl LineTransport {
     }
 }
 
+/// Whether rmcp begins its session on this request (rather than answering
+/// it from its pre-session loop): `initialize`, or — protocol 2026-07-28,
+/// which has no `initialize` — any request but `ping` and
+/// `server/discover` whose `_meta` carries every required field and a
+/// version the server supports (rmcp's default list, which
+/// [`BridgeServer`](crate::BridgeServer) keeps).
+fn begins_session(request: &rmcp::model::ClientRequest) -> bool {
+    use rmcp::model::{ClientRequest, GetMeta, ProtocolVersion};
+    match request {
+        ClientRequest::InitializeRequest(_) => true,
+        ClientRequest::PingRequest(_) | ClientRequest::DiscoverRequest(_) => false,
+        other => {
+            let meta = other.get_meta();
+            meta.missing_required_keys(&ProtocolVersion::V_2026_07_28)
+                .is_empty()
+                && meta
+                    .protocol_version()
+                    .is_some_and(|v| ProtocolVersion::KNOWN_VERSIONS.contains(&v))
+        }
+    }
+}
+
 enum LineRead {
     Line,
     /// Longer than the limit; the request id, if its start had one.
@@ -267,12 +290,13 @@ impl Transport<RoleServer> for LineTransport {
                         self.pending = Some(reply_bytes(&reply));
                         continue;
                     }
-                    let is_request = matches!(*message, rmcp::model::JsonRpcMessage::Request(_));
-                    if !self.seen_request && !is_request {
-                        tracing::warn!("ignoring a message sent before the first request");
-                        continue;
+                    if !self.in_session {
+                        let rmcp::model::JsonRpcMessage::Request(request) = &*message else {
+                            tracing::warn!("ignoring a message sent before the session began");
+                            continue;
+                        };
+                        self.in_session = begins_session(&request.request);
                     }
-                    self.seen_request |= is_request;
                     return Some(*message);
                 }
                 Decoded::Skip => continue,
