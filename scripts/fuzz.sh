@@ -38,5 +38,5 @@ for target in "${targets[@]}"; do
   cargo +nightly fuzz run --sanitizer none "$target" \
     "fuzz/corpus/$target" "fuzz/seeds/$target" "fuzz/regressions/$target" -- \
     -max_total_time="$seconds" -timeout=25 -rss_limit_mb=2048 -print_final_stats=1 \
-    "${extra[@]}" 2>&1 | grep -v -E '^#[0-9]+ +(NEW|REDUCE|pulse)'
+    "${extra[@]}" 2>&1 | grep -v -E '^#[0-9]+[[:space:]]+(NEW|REDUCE|pulse)'
 done

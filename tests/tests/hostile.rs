@@ -775,3 +775,78 @@ async fn a_burst_of_a_thousand_requests_over_http_gets_a_thousand_answers() {
     assert!(seen[1..].iter().all(|n| *n == 1));
     let _ = child.start_kill();
 }
+
+/// A CLI whose own parser panics on some input (here: an overflow, as a
+/// hand-written `value_parser` function can).
+mod panicking {
+    use clap::Parser;
+    use mcp_bridge::McpTool;
+
+    fn parse_minutes(text: &str) -> Result<u64, String> {
+        let minutes: u64 = text.parse().map_err(|e| format!("{e}"))?;
+        if minutes > 1_000_000 {
+            panic!("minutes overflow: {minutes}");
+        }
+        Ok(minutes * 60)
+    }
+
+    /// Waits.
+    #[derive(Parser, McpTool, Debug)]
+    #[command(name = "wait")]
+    pub struct Wait {
+        /// How long, in minutes
+        #[arg(long, value_parser = parse_minutes)]
+        pub minutes: u64,
+        /// More lengths
+        #[arg(long, value_parser = parse_minutes)]
+        pub more: Vec<u64>,
+    }
+}
+
+#[test]
+fn a_panic_in_the_clis_own_parser_is_a_refusal_naming_the_property() {
+    use mcp_bridge::{BridgeServer, CallError, Io, Problem, Registry};
+    let registry = Registry::<panicking::Wait>::new().expect("one tool");
+    let args = json!({"minutes": 5_000_000});
+    let Err(CallError::InvalidArguments(error)) =
+        registry.build("wait", args.as_object().expect("an object"))
+    else {
+        panic!("a panicking parser must refuse the value");
+    };
+    assert_eq!(error.property.as_deref(), Some("minutes"));
+    let Problem::Invalid { reason, .. } = &error.problem else {
+        panic!("{error}");
+    };
+    assert_eq!(
+        reason.as_deref(),
+        Some("the CLI's parser panicked: minutes overflow: 5000000")
+    );
+    // An item of a list, through the server: an answer, and the server
+    // still serves.
+    let server = BridgeServer::new(|wait: panicking::Wait, io: &mut Io| {
+        writeln!(io.out(), "{}", wait.minutes)
+    })
+    .expect("a server");
+    let outcome = server
+        .call(
+            "wait",
+            json!({"minutes": 1, "more": [2, 9_999_999]})
+                .as_object()
+                .unwrap()
+                .clone(),
+        )
+        .expect("a call of a known tool");
+    assert_eq!(outcome.exit_code, 2, "{outcome:?}");
+    assert!(
+        outcome.stderr.contains("property `more[1]`")
+            && outcome
+                .stderr
+                .contains("panicked: minutes overflow: 9999999"),
+        "{}",
+        outcome.stderr
+    );
+    let outcome = server
+        .call("wait", json!({"minutes": 2}).as_object().unwrap().clone())
+        .expect("a call");
+    assert_eq!(outcome.stdout, "120\n");
+}

@@ -8,7 +8,7 @@ use std::borrow::Cow;
 
 use serde_json::{Map, Value};
 
-use super::convert::{describe_value, json_integer, Converter, KeyValue};
+use super::convert::{describe_value, expected_of, json_integer, Converter, KeyValue};
 use crate::error::{ArgError, Problem, ValueProblem};
 use crate::spec::{Arity, ParamAction, ParamSpec, ToolSpec};
 
@@ -194,8 +194,7 @@ impl<'a> BuildCtx<'a> {
             };
             return Err(self.invalid(name, value, ValueProblem::expected(expected)));
         }
-        conv.convert_json(value)
-            .map_err(|p| self.invalid(name, value, p))
+        guarded_json(conv, value).map_err(|p| self.invalid(name, value, p))
     }
 
     /// [`convert`](Self::convert) for an item of a list or map, whose name
@@ -208,9 +207,7 @@ impl<'a> BuildCtx<'a> {
     ) -> Result<C::Output, ArgError> {
         match value {
             Value::Null => self.convert(&name(), conv, value),
-            _ => conv
-                .convert_json(value)
-                .map_err(|p| self.invalid(&name(), value, p)),
+            _ => guarded_json(conv, value).map_err(|p| self.invalid(&name(), value, p)),
         }
     }
 
@@ -220,8 +217,7 @@ impl<'a> BuildCtx<'a> {
         conv: &C,
         text: &str,
     ) -> Result<C::Output, ArgError> {
-        conv.convert_text(text)
-            .map_err(|p| self.default_error(name, text, p))
+        guarded_text(conv, text).map_err(|p| self.default_error(name, text, p))
     }
 
     /// A default text refused by the converter: from the argument's
@@ -397,7 +393,7 @@ impl<'a> BuildCtx<'a> {
                 (Some(delimiter), Value::String(text)) => {
                     for piece in text.split(delimiter) {
                         out.push(
-                            conv.convert_text(piece)
+                            guarded_text(&conv, piece)
                                 .map_err(|p| self.invalid(&item_name(), item, p))?,
                         );
                     }
@@ -443,7 +439,13 @@ impl<'a> BuildCtx<'a> {
     ) -> Result<Vec<C::Output>, ArgError> {
         let name = self.property(name);
         match self.get(name) {
-            Some(value) => conv.from_object(value).map_err(|(key, problem)| match key {
+            Some(value) => guarded(
+                || expected_of(&conv.map_type()),
+                || Ok(conv.from_object(value)),
+            )
+            .map_err(|problem| (None, problem))
+            .and_then(|converted| converted)
+            .map_err(|(key, problem)| match key {
                 Some(key) => self.invalid(&format!("{name}.{key}"), &value[&key], problem),
                 None => self.invalid(name, value, problem),
             }),
@@ -451,7 +453,7 @@ impl<'a> BuildCtx<'a> {
                 .unwrap_or_default()
                 .iter()
                 .map(|text| {
-                    conv.convert_text(text)
+                    guarded(|| expected_of(&conv.map_type()), || conv.convert_text(text))
                         .map_err(|p| self.invalid(name, &Value::from(text.as_ref()), p))
                 })
                 .collect(),
@@ -551,8 +553,7 @@ impl<'a> BuildCtx<'a> {
             return self.flag(name, sets);
         }
         match self.env_text(name, env)? {
-            Some(text) => conv
-                .convert_text(&text)
+            Some(text) => guarded_text(&conv, &text)
                 .map_err(|problem| self.invalid_env(name, env, &text, problem)),
             None => Ok(!sets),
         }
@@ -572,8 +573,7 @@ impl<'a> BuildCtx<'a> {
             return self.count(name);
         }
         match self.env_text(name, env)? {
-            Some(text) => conv
-                .convert_text(&text)
+            Some(text) => guarded_text(&conv, &text)
                 .map_err(|problem| self.invalid_env(name, env, &text, problem)),
             None => Ok(0),
         }
@@ -643,8 +643,7 @@ impl<'a> BuildCtx<'a> {
                 match (self.get(name), env) {
                     (None, Some(env)) => match self.env_text(name, env)? {
                         Some(text) => {
-                            return conv
-                                .convert_text(&text)
+                            return guarded_text(&conv, &text)
                                 .map_err(|problem| self.invalid_env(name, env, &text, problem))
                         }
                         None => (!sets).to_string(),
@@ -749,5 +748,45 @@ fn plural_json_type(json_type: &str) -> String {
     match json_type {
         "boolean" => "booleans".to_owned(),
         other => format!("{other}s"),
+    }
+}
+
+/// `conv.convert_json(value)`, with a panic in the CLI's own parser (a
+/// `value_parser` function, a `FromStr` impl) turned into a refusal of the
+/// value: bad input never takes the call, or the server, down.
+fn guarded_json<C: Converter>(conv: &C, value: &Value) -> Result<C::Output, ValueProblem> {
+    guarded(
+        || expected_of(&conv.value_type()),
+        || conv.convert_json(value),
+    )
+}
+
+/// [`guarded_json`] for a text (an item of a delimited string, a default,
+/// an environment variable).
+fn guarded_text<C: Converter>(conv: &C, text: &str) -> Result<C::Output, ValueProblem> {
+    guarded(
+        || expected_of(&conv.value_type()),
+        || conv.convert_text(text),
+    )
+}
+
+/// Runs a conversion, turning a panic into a refusal that expects
+/// `expected()` and says the parser panicked.
+fn guarded<T>(
+    expected: impl FnOnce() -> String,
+    convert: impl FnOnce() -> Result<T, ValueProblem>,
+) -> Result<T, ValueProblem> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(convert)) {
+        Ok(converted) => converted,
+        Err(payload) => {
+            let message = payload
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_owned())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "no message".to_owned());
+            tracing::error!("the CLI's parser panicked on a value: {message}");
+            Err(ValueProblem::expected(expected())
+                .because(format!("the CLI's parser panicked: {message}")))
+        }
     }
 }
