@@ -37,6 +37,7 @@ pub enum Command {
     Task(TaskCommand),
 
     /// Show counts of tasks by status
+    #[mcp(title = "Task counts", read_only, open_world = false)]
     Stats(StatsArgs),
 
     /// Delete every finished task for good
@@ -52,9 +53,11 @@ pub enum TaskCommand {
     /// priority, tags and an estimate so `list` can sort and filter.
     ///
     /// Titles are taken literally: quotes, dashes and semicolons are kept.
+    #[mcp(title = "Add a task", destructive = false, open_world = false)]
     Add(AddArgs),
 
     /// List tasks, most urgent first
+    #[mcp(title = "List tasks", read_only, open_world = false)]
     List {
         /// Only tasks with this status
         #[arg(long, value_enum)]
@@ -70,6 +73,12 @@ pub enum TaskCommand {
     },
 
     /// Mark tasks as done
+    #[mcp(
+        title = "Finish tasks",
+        destructive = false,
+        idempotent,
+        open_world = false
+    )]
     Done {
         /// Ids of the tasks to finish
         #[arg(required = true)]
@@ -77,6 +86,7 @@ pub enum TaskCommand {
     },
 
     /// Remove a task
+    #[mcp(title = "Remove a task", destructive, open_world = false)]
     Remove {
         /// Id of the task
         id: u64,

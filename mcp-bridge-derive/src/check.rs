@@ -9,7 +9,7 @@ use syn::{Expr, Type};
 
 use crate::ctxt::Ctxt;
 use crate::model::{
-    Action, Arg, Builtin, DefaultValue, Field, FieldKind, Input, Int, Spanned, ValueKind,
+    Action, Arg, Builtin, DefaultValue, Field, FieldKind, Input, Int, McpAttrs, Spanned, ValueKind,
     VariantKind,
 };
 use crate::parse::lit::int_literal;
@@ -18,16 +18,35 @@ pub(crate) fn check(cx: &Ctxt, input: &Input<'_>) {
     match input {
         Input::Struct(container, fields) => {
             check_tool_name(cx, container.layer.mcp.name.as_ref());
+            check_hints(cx, &container.layer.mcp);
             check_fields(cx, fields);
         }
         Input::Enum(container, variants) => {
             check_tool_name(cx, container.layer.mcp.name.as_ref());
+            check_hints(cx, &container.layer.mcp);
             for variant in variants {
                 check_tool_name(cx, variant.layer.mcp.name.as_ref());
+                check_hints(cx, &variant.layer.mcp);
                 if let VariantKind::Named(fields) = &variant.kind {
                     check_fields(cx, fields);
                 }
             }
+        }
+    }
+}
+
+/// A command that changes nothing cannot also destroy: `read_only` with
+/// `destructive` contradicts itself (MCP reads `destructiveHint` only when
+/// `readOnlyHint` is false).
+fn check_hints(cx: &Ctxt, mcp: &McpAttrs) {
+    let [read_only, destructive, ..] = &mcp.hints;
+    if let (Some(read_only), Some(destructive)) = (read_only, destructive) {
+        if read_only.value && destructive.value {
+            cx.error_span(
+                destructive.span,
+                "a command cannot be both `read_only` and `destructive`: a read-only command \
+                 changes nothing; keep the one that is true",
+            );
         }
     }
 }

@@ -55,7 +55,19 @@ use syn::{parse_macro_input, DeriveInput};
 /// | `timeout = "30s"` | the type, a variant | a call running longer is answered with an error naming the timeout (exit code 124); `ms`, `s`, `m`, `h`, combined (`1m30s`) |
 /// | `isolate` | the type, a variant | each call runs in a child process of the binary: a crash, `process::exit` or a hang cannot take the server down |
 /// | `task` | the type, a variant | a call may become a task of the MCP Tasks extension, which the client polls |
+/// | `title = "..."` | the type, a variant | the tool's human-readable title (`"Add a task"`), which clients show instead of its name |
+/// | `read_only` | the type, a variant | the tool changes nothing (MCP's `readOnlyHint`); a client may run it without asking |
+/// | `destructive` / `destructive = false` | the type, a variant | the tool may destroy or overwrite, or only adds (`destructiveHint`); not together with `read_only` |
+/// | `idempotent` | the type, a variant | a second identical call changes nothing more (`idempotentHint`) |
+/// | `open_world` / `open_world = false` | the type, a variant | the tool reaches beyond the machine (the network, other people's systems), or not (`openWorldHint`) |
 /// | `crate = "path"` | the type only | reach mcp-bridge through `path` (a renamed or re-exported dependency): generated code uses `path::__private` instead of `::mcp_bridge::__private` |
+///
+/// Each hint is a flag (`read_only`) or takes `true` or `false`. Without
+/// any, a tool carries no annotations and a client assumes MCP's
+/// defaults: it may change and destroy things, is not idempotent, and
+/// reaches beyond the machine — the safe reading of a command nobody
+/// described. The hints are promises to the client: a wrong `read_only`
+/// lets an assistant run a command without asking.
 ///
 /// A key where it means nothing (on a `flatten` or `subcommand` field, a
 /// skipped or `from_global` field, a `flatten` variant) is a compile error

@@ -111,6 +111,11 @@ pub(crate) struct McpAttrs {
     pub(crate) isolate: Option<Span>,
     /// `task`: calls may become tasks (MCP Tasks extension).
     pub(crate) task: Option<Span>,
+    /// `title = "..."`: the tool's human-readable title.
+    pub(crate) title: Option<Spanned<String>>,
+    /// The behaviour hints (`read_only`, `destructive`, `idempotent`,
+    /// `open_world`, each a flag or `= true`/`= false`), in that order.
+    pub(crate) hints: [Option<Spanned<bool>>; 4],
     /// `crate = "path"` (containers only): the path of the `mcp-bridge`
     /// crate, for users who renamed or re-export it.
     pub(crate) krate: Option<syn::Path>,

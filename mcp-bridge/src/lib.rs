@@ -94,7 +94,7 @@ pub mod __private {
     pub use crate::spec::known as value_types;
     pub use crate::spec::{
         Arity, CommandLayer, CommandSpec, GroupSpec, ParamAction, ParamData, ParamRelations,
-        ParamSpec, RelationData, ValueType,
+        ParamSpec, RelationData, ToolHints, ValueType,
     };
     pub use crate::traits::{McpArgs, McpRoot, McpSubcommand};
     pub use std::borrow::Cow;

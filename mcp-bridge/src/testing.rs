@@ -431,7 +431,7 @@ fn compare_command(
                 .collect();
             if !theirs.is_empty() {
                 let ours = match &param.value_type {
-                    ValueType::Enum { values } => values.clone(),
+                    ValueType::Enum { values, .. } => values.clone(),
                     _ => Vec::new(),
                 };
                 differ(

@@ -374,6 +374,23 @@ async def check_tool_list(c: Checker, client: Any) -> None:
         require(t.output_schema is None, what, f"outputSchema: {json.dumps(t.output_schema)}")
         c.ok(True, what)
 
+    listing = by_name["taskctl_task_list"]
+    ann = listing.annotations
+    c.ok(
+        listing.title == "List tasks"
+        and ann is not None
+        and ann.read_only_hint is True
+        and ann.open_world_hint is False,
+        "taskctl_task_list has its title and read-only, closed-world annotations",
+        f"title={listing.title!r} annotations={ann!r}",
+    )
+    removing = by_name["taskctl_task_remove"].annotations
+    c.ok(
+        removing is not None and removing.destructive_hint is True,
+        "taskctl_task_remove is marked destructive",
+        repr(removing),
+    )
+
     add = by_name["taskctl_task_add"].input_schema
     p = add.get("properties", {})
     c.ok(

@@ -3,7 +3,7 @@ use mcp_bridge::McpTool;
 
 #[derive(Parser, McpTool)]
 #[command(name = "app")]
-#[mcp(title = "App")]
+#[mcp(summary = "App")]
 struct Cli {
     #[arg(long)]
     #[mcp(rename = "v")]

@@ -136,58 +136,80 @@ pub(super) fn text_tokens(text: &Text) -> TokenStream {
     }
 }
 
+/// The layer as a `CommandLayer` literal naming only what the attributes
+/// set (`..CommandLayer::NONE` for the rest): fewer tokens per command for
+/// the compiler to read.
 fn layer_tokens(p: &Private, layer: &Layer) -> TokenStream {
+    let mut fields = Vec::new();
     let opt_opt = |value: &Option<Option<Text>>| match value {
-        None => quote!(#p::None),
-        Some(None) => quote!(#p::Some(#p::None)),
+        None => None,
+        Some(None) => Some(quote!(#p::Some(#p::None))),
         Some(Some(text)) => {
             let text = text_tokens(text);
-            quote!(#p::Some(#p::Some(#text)))
+            Some(quote!(#p::Some(#p::Some(#text))))
         }
     };
-    let about = opt_opt(&layer.about);
-    let long_about = opt_opt(&layer.long_about);
-    let hide = match &layer.hide {
-        Some(hide) => quote!(#p::Some(#hide)),
-        None => quote!(#p::None),
-    };
-    let version = match &layer.version {
-        Some(version) => {
-            let version = text_tokens(version);
-            quote!(#p::Some(#version))
-        }
-        None => quote!(#p::None),
-    };
-    let opt_str = |value: Option<&String>| match value {
-        Some(s) => quote!(#p::Some(#s)),
-        None => quote!(#p::None),
-    };
-    let mcp_name = opt_str(layer.mcp.name.as_ref().map(|s| &s.value));
-    let mcp_description = opt_str(layer.mcp.description.as_ref().map(|s| &s.value));
-    let mcp_skip = layer.mcp.skip.is_some();
-    let mcp_serial = layer.mcp.serial.is_some();
-    let mcp_isolate = layer.mcp.isolate.is_some();
-    let mcp_task = layer.mcp.task.is_some();
-    let mcp_timeout = match layer.mcp.timeout {
-        Some(millis) => quote!(#p::Some(::core::time::Duration::from_millis(#millis))),
-        None => quote!(#p::None),
-    };
+    if let Some(about) = opt_opt(&layer.about) {
+        fields.push(quote!(about: #about));
+    }
+    if let Some(long_about) = opt_opt(&layer.long_about) {
+        fields.push(quote!(long_about: #long_about));
+    }
+    if let Some(hide) = &layer.hide {
+        fields.push(quote!(hide: #p::Some(#hide)));
+    }
+    if let Some(version) = &layer.version {
+        let version = text_tokens(version);
+        fields.push(quote!(version: #p::Some(#version)));
+    }
     let aliases = &layer.aliases;
-    quote! {
-        #p::CommandLayer {
-            about: #about,
-            long_about: #long_about,
-            hide: #hide,
-            version: #version,
-            aliases: &[#(#aliases),*],
-            mcp_name: #mcp_name,
-            mcp_description: #mcp_description,
-            mcp_skip: #mcp_skip,
-            mcp_serial: #mcp_serial,
-            mcp_timeout: #mcp_timeout,
-            mcp_isolate: #mcp_isolate,
-            mcp_task: #mcp_task,
+    if !aliases.is_empty() {
+        fields.push(quote!(aliases: &[#(#aliases),*]));
+    }
+    let mcp = &layer.mcp;
+    if let Some(name) = &mcp.name {
+        let name = &name.value;
+        fields.push(quote!(mcp_name: #p::Some(#name)));
+    }
+    if let Some(description) = &mcp.description {
+        let description = &description.value;
+        fields.push(quote!(mcp_description: #p::Some(#description)));
+    }
+    for (set, field) in [
+        (mcp.skip.is_some(), quote!(mcp_skip)),
+        (mcp.serial.is_some(), quote!(mcp_serial)),
+        (mcp.isolate.is_some(), quote!(mcp_isolate)),
+        (mcp.task.is_some(), quote!(mcp_task)),
+    ] {
+        if set {
+            fields.push(quote!(#field: true));
         }
+    }
+    if let Some(millis) = mcp.timeout {
+        fields.push(quote!(mcp_timeout: #p::Some(::core::time::Duration::from_millis(#millis))));
+    }
+    if let Some(title) = &mcp.title {
+        let title = &title.value;
+        fields.push(quote!(mcp_title: #p::Some(#title)));
+    }
+    if mcp.hints.iter().any(Option::is_some) {
+        let hint = |index: usize| match &mcp.hints[index] {
+            Some(hint) => {
+                let value = hint.value;
+                quote!(#p::Some(#value))
+            }
+            None => quote!(#p::None),
+        };
+        let (read_only, destructive, idempotent, open_world) = (hint(0), hint(1), hint(2), hint(3));
+        fields.push(quote!(mcp_hints: #p::ToolHints {
+            read_only: #read_only,
+            destructive: #destructive,
+            idempotent: #idempotent,
+            open_world: #open_world,
+        }));
+    }
+    quote! {
+        #p::CommandLayer { #(#fields,)* ..#p::CommandLayer::NONE }
     }
 }
 

@@ -110,6 +110,13 @@ pub(crate) mod mcp_keys {
     pub(crate) const TIMEOUT: &str = "timeout";
     pub(crate) const ISOLATE: &str = "isolate";
     pub(crate) const TASK: &str = "task";
+    pub(crate) const TITLE: &str = "title";
+    pub(crate) const READ_ONLY: &str = "read_only";
+    pub(crate) const DESTRUCTIVE: &str = "destructive";
+    pub(crate) const IDEMPOTENT: &str = "idempotent";
+    pub(crate) const OPEN_WORLD: &str = "open_world";
+    /// The behaviour hints, in the order of `McpAttrs::hints`.
+    pub(crate) const HINTS: [&str; 4] = [READ_ONLY, DESTRUCTIVE, IDEMPOTENT, OPEN_WORLD];
     pub(crate) const ALL: &[&str] = &[
         NAME,
         DESCRIPTION,
@@ -119,6 +126,11 @@ pub(crate) mod mcp_keys {
         TIMEOUT,
         ISOLATE,
         TASK,
+        TITLE,
+        READ_ONLY,
+        DESTRUCTIVE,
+        IDEMPOTENT,
+        OPEN_WORLD,
     ];
 }
 
@@ -350,6 +362,10 @@ impl McpPlace {
         {
             return "an argument: how a call runs is said of its command; put it on the variant or struct of the command";
         }
+        if (key == mcp_keys::TITLE || mcp_keys::HINTS.contains(&key)) && self == McpPlace::ArgField
+        {
+            return "an argument: a title and behaviour hints describe a tool; put it on the variant or struct of the command";
+        }
         match self {
             McpPlace::Container | McpPlace::Variant | McpPlace::ArgField => "",
             McpPlace::NestingField => {
@@ -389,10 +405,12 @@ impl McpPlace {
     fn expected(self) -> &'static str {
         match self {
             McpPlace::Container => {
-                "`name`, `description`, `skip`, `serial`, `timeout`, `isolate`, `task` or `crate`"
+                "`name`, `description`, `title`, `skip`, `serial`, `timeout`, `isolate`, `task`, \
+                 `read_only`, `destructive`, `idempotent`, `open_world` or `crate`"
             }
             McpPlace::Variant => {
-                "`name`, `description`, `skip`, `serial`, `timeout`, `isolate` or `task`"
+                "`name`, `description`, `title`, `skip`, `serial`, `timeout`, `isolate`, `task`, \
+                 `read_only`, `destructive`, `idempotent` or `open_world`"
             }
             _ => "`name`, `description` or `skip`",
         }
@@ -547,6 +565,55 @@ pub(crate) fn mcp_attrs(cx: &Ctxt, attrs: &[Attribute], place: McpPlace) -> McpA
                             ),
                         ),
                     }
+                }
+                (hint, item) if mcp_keys::HINTS.contains(&hint) => {
+                    let index = mcp_keys::HINTS
+                        .iter()
+                        .position(|h| *h == hint)
+                        .expect("a hint key");
+                    let (key, value) = match item {
+                        McpItem::Flag(key) => (key, Some(true)),
+                        McpItem::Other(
+                            key,
+                            Expr::Lit(syn::ExprLit {
+                                lit: syn::Lit::Bool(value),
+                                ..
+                            }),
+                        ) => (key, Some(value.value)),
+                        McpItem::Str(key, _) | McpItem::Other(key, _) => (key, None),
+                    };
+                    let Some(value) = value else {
+                        cx.error_at(
+                            &key,
+                            format!(
+                                "`{hint}` is a flag or takes `true` or `false`: write \
+                                 `#[mcp({hint})]` or `#[mcp({hint} = false)]`"
+                            ),
+                        );
+                        continue;
+                    };
+                    if out.hints[index].is_some() {
+                        cx.error_at(
+                            &key,
+                            format!("`{hint}` is given twice in `#[mcp(...)]`; keep one"),
+                        );
+                    }
+                    out.hints[index] = Some(Spanned {
+                        value,
+                        span: key.span(),
+                    });
+                }
+                (mcp_keys::TITLE, McpItem::Str(key, lit)) => {
+                    if out.title.is_some() {
+                        cx.error_at(&key, "`title` is given twice in `#[mcp(...)]`; keep one");
+                    }
+                    if lit.value().trim().is_empty() {
+                        cx.error_at(&lit, "`title` is empty: give the tool a title people read, or leave the key out");
+                    }
+                    out.title = Some(Spanned {
+                        value: lit.value(),
+                        span: lit.span(),
+                    });
                 }
                 (mcp_keys::CRATE, McpItem::Str(key, lit)) => {
                     if crate_given {

@@ -345,6 +345,27 @@ impl<T> Enum<T> {
 }
 
 impl<T: ValueEnum> Enum<T> {
+    /// The help of each visible value (`""` without), or nothing when no
+    /// value has one.
+    fn help() -> Vec<String> {
+        let help: Vec<String> = T::value_variants()
+            .iter()
+            .filter_map(ValueEnum::to_possible_value)
+            .filter(|value| !value.is_hide_set())
+            .map(|value| {
+                value
+                    .get_help()
+                    .map(ToString::to_string)
+                    .unwrap_or_default()
+            })
+            .collect();
+        if help.iter().all(String::is_empty) {
+            Vec::new()
+        } else {
+            help
+        }
+    }
+
     fn names() -> Vec<String> {
         T::value_variants()
             .iter()
@@ -372,6 +393,7 @@ impl<T: ValueEnum> Converter for Enum<T> {
     fn value_type(&self) -> ValueType {
         ValueType::Enum {
             values: Self::names(),
+            help: Self::help(),
         }
     }
     fn convert_json(&self, value: &Value) -> Result<T, ValueProblem> {
@@ -411,6 +433,7 @@ impl<T: From<String>> Converter for OneOf<T> {
     fn value_type(&self) -> ValueType {
         ValueType::Enum {
             values: self.values.iter().map(|v| (*v).to_owned()).collect(),
+            help: Vec::new(),
         }
     }
     fn convert_json(&self, value: &Value) -> Result<T, ValueProblem> {
@@ -486,7 +509,7 @@ pub(crate) fn expected_of(value_type: &ValueType) -> String {
         }
         ValueType::Number => "a number".to_owned(),
         ValueType::Boolean => "a boolean".to_owned(),
-        ValueType::Enum { values } => format!("one of {}", quoted_list(values)),
+        ValueType::Enum { values, .. } => format!("one of {}", quoted_list(values)),
         ValueType::Map { .. } => "an object".to_owned(),
     }
 }
@@ -520,12 +543,19 @@ fn with_possible_values(
     values: Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>>,
 ) -> ValueType {
     match (value_type, values) {
-        (ValueType::String(_), Some(values)) => ValueType::Enum {
-            values: values
+        (ValueType::String(_), Some(values)) => {
+            let (values, mut help): (Vec<String>, Vec<String>) = values
                 .filter(|v| !v.is_hide_set())
-                .map(|v| v.get_name().to_owned())
-                .collect(),
-        },
+                .map(|v| {
+                    let help = v.get_help().map(ToString::to_string).unwrap_or_default();
+                    (v.get_name().to_owned(), help)
+                })
+                .unzip();
+            if help.iter().all(String::is_empty) {
+                help.clear();
+            }
+            ValueType::Enum { values, help }
+        }
         (value_type, _) => value_type,
     }
 }

@@ -232,6 +232,8 @@ mod tests {
             timeout: None,
             isolate: false,
             task: false,
+            title: None,
+            hints: Default::default(),
             route: Vec::new(),
             renamed: Vec::new(),
             unoffered: Vec::new(),

@@ -111,6 +111,8 @@ fn collect_tools(
             timeout: node.mcp.timeout,
             isolate: node.mcp.isolate,
             task: node.mcp.task,
+            title: node.mcp.title.clone(),
+            hints: node.mcp.hints,
             route: route.clone(),
             renamed,
             unoffered: hidden.clone(),

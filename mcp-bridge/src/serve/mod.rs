@@ -449,11 +449,25 @@ fn invalid_arguments(error: &ArgError) -> CallOutcome {
 }
 
 fn rmcp_tool(spec: &ToolSpec) -> Tool {
-    Tool::new(
+    let mut tool = Tool::new(
         spec.name.clone(),
         spec.description.clone(),
         Arc::new(spec.input_schema()),
-    )
+    );
+    if let Some(title) = &spec.title {
+        tool = tool.with_title(title.clone());
+    }
+    let hints = spec.hints;
+    if !hints.is_empty() {
+        tool = tool.annotate(rmcp::model::ToolAnnotations::from_raw(
+            None,
+            hints.read_only,
+            hints.destructive,
+            hints.idempotent,
+            hints.open_world,
+        ));
+    }
+    tool
 }
 
 /// Where a call's notifications go: progress when its request carries a

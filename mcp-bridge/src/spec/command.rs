@@ -69,6 +69,63 @@ pub struct McpAttrs {
     /// `#[mcp(task)]`: long-running; a client that supports the MCP Tasks
     /// extension gets a task to poll.
     pub task: bool,
+    /// `#[mcp(title = "...")]`: the tool's human-readable title.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// `#[mcp(read_only)]`, `#[mcp(destructive)]`...: what the tool does to
+    /// its environment, as MCP's tool annotations say it.
+    #[serde(skip_serializing_if = "ToolHints::is_empty")]
+    pub hints: ToolHints,
+}
+
+/// What a tool does to its environment: MCP's tool annotations
+/// (`readOnlyHint`, `destructiveHint`, `idempotentHint`, `openWorldHint`),
+/// from `#[mcp(read_only)]`, `#[mcp(destructive)]`, `#[mcp(idempotent)]`
+/// and `#[mcp(open_world)]` (each a flag, or `= true` / `= false`).
+///
+/// `None` sends nothing, and a client assumes MCP's defaults: the tool may
+/// change and destroy things, is not idempotent, and reaches beyond the
+/// machine — the safe reading of a command nobody described.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolHints {
+    /// Changes nothing.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub read_only: Option<bool>,
+    /// May destroy or overwrite (meaningful when not read-only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub destructive: Option<bool>,
+    /// A second identical call changes nothing more.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub idempotent: Option<bool>,
+    /// Reaches an open world (the network, other people's systems).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub open_world: Option<bool>,
+}
+
+impl ToolHints {
+    /// No hint.
+    pub const NONE: Self = Self {
+        read_only: None,
+        destructive: None,
+        idempotent: None,
+        open_world: None,
+    };
+
+    /// No hint given.
+    pub fn is_empty(&self) -> bool {
+        *self == Self::default()
+    }
+
+    /// `other`'s hints where it gives them, ours elsewhere.
+    fn overridden_by(self, other: Self) -> Self {
+        Self {
+            read_only: other.read_only.or(self.read_only),
+            destructive: other.destructive.or(self.destructive),
+            idempotent: other.idempotent.or(self.idempotent),
+            open_world: other.open_world.or(self.open_world),
+        }
+    }
 }
 
 impl CommandSpec {
@@ -162,6 +219,10 @@ impl CommandSpec {
         if layer.mcp_task {
             self.mcp.task = true;
         }
+        if let Some(title) = layer.mcp_title {
+            self.mcp.title = Some(title.to_owned());
+        }
+        self.mcp.hints = self.mcp.hints.overridden_by(layer.mcp_hints);
     }
 }
 
@@ -182,6 +243,28 @@ pub struct CommandLayer {
     pub mcp_timeout: Option<std::time::Duration>,
     pub mcp_isolate: bool,
     pub mcp_task: bool,
+    pub mcp_title: Option<&'static str>,
+    pub mcp_hints: ToolHints,
+}
+
+impl CommandLayer {
+    /// No attribute: what generated code completes its literals with.
+    pub const NONE: Self = Self {
+        about: None,
+        long_about: None,
+        hide: None,
+        version: None,
+        aliases: &[],
+        mcp_name: None,
+        mcp_description: None,
+        mcp_skip: false,
+        mcp_serial: false,
+        mcp_timeout: None,
+        mcp_isolate: false,
+        mcp_task: false,
+        mcp_title: None,
+        mcp_hints: ToolHints::NONE,
+    };
 }
 
 /// An argument group (`#[group(...)]`, `#[arg(group = "...")]`).
@@ -253,6 +336,10 @@ pub struct ToolSpec {
     /// `#[mcp(task)]`: a call may become a task (MCP Tasks extension).
     #[serde(skip)]
     pub task: bool,
+    /// `#[mcp(title = "...")]`: the tool's human-readable title.
+    pub title: Option<String>,
+    /// `#[mcp(read_only)]`...: MCP's tool annotations.
+    pub hints: ToolHints,
     /// The variant indices the typed build follows to reach this command.
     #[serde(skip)]
     pub(crate) route: Vec<u32>,

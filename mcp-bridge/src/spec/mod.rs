@@ -17,7 +17,7 @@ mod schema;
 pub mod tree;
 pub(crate) mod value;
 
-pub use command::{CommandLayer, CommandSpec, GroupSpec, McpAttrs, ToolSpec};
+pub use command::{CommandLayer, CommandSpec, GroupSpec, McpAttrs, ToolHints, ToolSpec};
 pub(crate) use command::{Pinned, Renamed};
 pub use param::{ParamAction, ParamKind, ParamRelations, ParamSpec};
 #[doc(hidden)]

@@ -44,7 +44,7 @@ impl ValueType {
                     schema.insert("maximum".into(), integer_json(*max));
                 }
             }
-            ValueType::Enum { values } => {
+            ValueType::Enum { values, .. } => {
                 schema.insert("enum".into(), values.clone().into());
             }
             ValueType::Map { values } => {

@@ -25,6 +25,10 @@ pub enum ValueType {
     Enum {
         /// The accepted values.
         values: Vec<String>,
+        /// What each value means (its doc comment, as clap shows it in
+        /// `--help`), in the order of `values`, `""` for one without; empty
+        /// when none has any.
+        help: Vec<String>,
     },
     /// A JSON object whose values are all of one type (key=value maps).
     Map {

@@ -198,6 +198,33 @@ async fn tools_list_has_exactly_the_runnable_commands() {
         );
         assert!(!names.contains(&"taskctl"), "non-runnable root exposed");
 
+        // `#[mcp(title, read_only, ...)]`: titles and annotations as the
+        // example declares them; none on the command without them.
+        let described = |name: &str| {
+            let tool = tools.iter().find(|t| t.name == name).expect(name);
+            let tool = serde_json::to_value(tool).unwrap();
+            (tool["title"].clone(), tool["annotations"].clone())
+        };
+        assert_eq!(
+            described("taskctl_task_list"),
+            (
+                json!("List tasks"),
+                json!({"readOnlyHint": true, "openWorldHint": false})
+            )
+        );
+        assert_eq!(
+            described("taskctl_task_remove"),
+            (
+                json!("Remove a task"),
+                json!({"destructiveHint": true, "openWorldHint": false})
+            )
+        );
+        assert_eq!(
+            described("taskctl_task_done").1,
+            json!({"destructiveHint": false, "idempotentHint": true, "openWorldHint": false})
+        );
+        assert_eq!(described("taskctl_stats_export"), (Value::Null, Value::Null));
+
         for tool in &tools {
             let tool = serde_json::to_value(tool).unwrap();
             // The output is text: no envelope schema repeated on every tool.
