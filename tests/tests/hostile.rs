@@ -850,3 +850,67 @@ fn a_panic_in_the_clis_own_parser_is_a_refusal_naming_the_property() {
         .expect("a call");
     assert_eq!(outcome.stdout, "120\n");
 }
+
+#[tokio::test]
+async fn a_duplicate_id_in_flight_over_http_gets_its_own_refusal() {
+    let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_fixture_cli"));
+    command
+        .args(["ai", "serve", "--http", "127.0.0.1:0"])
+        .env("FIXTURE_BRIDGE_NAME", "ai")
+        .env("MCP_BRIDGE_LOG", "warn,mcp_bridge=info");
+    let (mut child, url) = spawn(command).await;
+    let init = post(
+        &url,
+        None,
+        br#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"hostile","version":"0"}}}"#,
+    )
+    .await;
+    let session = init.header("mcp-session-id").expect("a session").to_owned();
+    post(
+        &url,
+        Some(&session),
+        br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+    )
+    .await;
+    let slow = {
+        let (url, session) = (url.clone(), session.clone());
+        tokio::spawn(async move {
+            post(
+                &url,
+                Some(&session),
+                br#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"fixture_sleep","arguments":{"ms":600}}}"#,
+            )
+            .await
+        })
+    };
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    let second = post(
+        &url,
+        Some(&session),
+        br#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"fixture_shout","arguments":{"text":"hi"}}}"#,
+    )
+    .await;
+    assert_eq!(second.status, 400, "{second:?}");
+    assert_eq!(
+        http_messages(&second),
+        [json!({"jsonrpc": "2.0", "id": 5, "error": {"code": -32600,
+            "message": "Invalid Request: id 5 is already used by a request in flight"}})]
+    );
+    let slow = http_messages(&slow.await.expect("the slow call"));
+    assert_eq!(slow.len(), 1, "{slow:?}");
+    assert_eq!(slow[0]["id"], 5);
+    assert_eq!(
+        slow[0]["result"]["content"][0]["text"], "slept\n",
+        "{slow:?}"
+    );
+    // Answered, the id is free again.
+    let again = post(
+        &url,
+        Some(&session),
+        br#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"fixture_shout","arguments":{"text":"hi"}}}"#,
+    )
+    .await;
+    assert_eq!(again.status, 200, "{again:?}");
+    assert_eq!(http_messages(&again)[0]["id"], 5);
+    let _ = child.start_kill();
+}

@@ -150,22 +150,49 @@ pub(crate) fn router(
     axum::Router::new()
         .route_service(ENDPOINT, service)
         .layer(middleware::from_fn_with_state(
-            options.max_body_bytes,
+            Arc::new(Framing {
+                max_body: options.max_body_bytes,
+                in_flight: std::sync::Mutex::default(),
+            }),
             answer_unreadable,
         ))
         .layer(middleware::from_fn_with_state(gate, guard))
+}
+
+/// What the framing middleware keeps: the body cap, and the requests of
+/// each session still waiting for their answer.
+struct Framing {
+    max_body: usize,
+    in_flight: std::sync::Mutex<std::collections::HashSet<(String, rmcp::model::RequestId)>>,
+}
+
+/// Forgets a request once its response body is done (or dropped).
+struct Answered {
+    framing: Arc<Framing>,
+    key: (String, rmcp::model::RequestId),
+}
+
+impl Drop for Answered {
+    fn drop(&mut self) {
+        if let Ok(mut in_flight) = self.framing.in_flight.lock() {
+            in_flight.remove(&self.key);
+        }
+    }
 }
 
 /// A POSTed JSON body that is not one readable JSON-RPC message gets a
 /// `400` whose body is the JSON-RPC error stdio would answer with (`-32700`
 /// or `-32600`, with the request id whenever it can be read) — where rmcp
 /// answers `415 Unsupported Media Type` in plain text. A body over the cap
-/// gets `413`, as rmcp would answer it.
+/// gets `413`, as rmcp would answer it. A request whose id is already in
+/// flight in its session gets a `400` refusal of its own (rmcp would route
+/// both answers by that id, and one would never arrive), as over stdio.
 async fn answer_unreadable(
-    State(max_body): State<usize>,
+    State(framing): State<Arc<Framing>>,
     request: Request,
     next: Next,
 ) -> Response {
+    let max_body = framing.max_body;
     let is_json = request
         .headers()
         .get(header::CONTENT_TYPE)
@@ -196,10 +223,54 @@ async fn answer_unreadable(
         }
     };
     let reply = match super::decode_line(&bytes) {
-        super::Decoded::Message(_) => {
-            return next
+        super::Decoded::Message(message) => {
+            let session = parts
+                .headers
+                .get("mcp-session-id")
+                .and_then(|value| value.to_str().ok())
+                .map(str::to_owned);
+            let answered = match (*message, session) {
+                (rmcp::model::JsonRpcMessage::Request(request), Some(session)) => {
+                    let key = (session, request.id.clone());
+                    let fresh = framing
+                        .in_flight
+                        .lock()
+                        .is_ok_and(|mut in_flight| in_flight.insert(key.clone()));
+                    if !fresh {
+                        tracing::warn!(id = %request.id, "refusing a request whose id is in flight");
+                        let reply = super::error_response(
+                            serde_json::to_value(&request.id).ok(),
+                            -32600,
+                            &format!(
+                                "Invalid Request: id {} is already used by a request in flight",
+                                request.id
+                            ),
+                        );
+                        return json_reply(StatusCode::BAD_REQUEST, &reply);
+                    }
+                    Some(Answered {
+                        framing: Arc::clone(&framing),
+                        key,
+                    })
+                }
+                _ => None,
+            };
+            let response = next
                 .run(Request::from_parts(parts, axum::body::Body::from(bytes)))
-                .await
+                .await;
+            return match answered {
+                Some(answered) => {
+                    use http_body_util::BodyExt;
+                    // The id is free again once the response is done.
+                    response.map(|body| {
+                        axum::body::Body::new(body.map_frame(move |frame| {
+                            let _ = &answered;
+                            frame
+                        }))
+                    })
+                }
+                None => response,
+            };
         }
         super::Decoded::Reply(reply) => reply,
         super::Decoded::Skip if bytes.iter().all(u8::is_ascii_whitespace) => {
@@ -211,11 +282,14 @@ async fn answer_unreadable(
             "Invalid Request: a notification that cannot be read",
         ),
     };
-    let body = super::reply_bytes(&reply);
+    json_reply(StatusCode::BAD_REQUEST, &reply)
+}
+
+fn json_reply(status: StatusCode, reply: &serde_json::Value) -> Response {
     (
-        StatusCode::BAD_REQUEST,
+        status,
         [(header::CONTENT_TYPE, "application/json")],
-        body,
+        super::reply_bytes(reply),
     )
         .into_response()
 }
