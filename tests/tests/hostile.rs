@@ -570,6 +570,19 @@ async fn over_http(dir: &std::path::Path, cases: &[Case], stdio: &[Vec<Value>]) 
         .env_remove("AWKWARD_TAB_WIDTH")
         .env("MCP_BRIDGE_LOG", "warn,mcp_bridge=info");
     let (mut child, url) = spawn(command).await;
+    // Before a session: a request other than `initialize` is refused by
+    // rmcp's session layer, as the specification says.
+    let early = post(
+        &url,
+        None,
+        br#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#,
+    )
+    .await;
+    assert_eq!(
+        (early.status, early.body.as_str()),
+        (400, "Bad Request: Session ID is required"),
+        "{early:?}"
+    );
     let init = post(
         &url,
         None,
