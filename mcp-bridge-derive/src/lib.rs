@@ -56,6 +56,7 @@ use syn::{parse_macro_input, DeriveInput};
 /// | `isolate` | the type, a variant | each call runs in a child process of the binary: a crash, `process::exit` or a hang cannot take the server down |
 /// | `task` | the type, a variant | a call may become a task of the MCP Tasks extension, which the client polls |
 /// | `title = "..."` | the type, a variant | the tool's human-readable title (`"Add a task"`), which clients show instead of its name |
+/// | `icon = "https://..."` | the type, a variant | the icon of the command's tools and of every tool below it (a nearer `icon` wins): an `https://` URL or a `data:image/...` URI; its MIME type comes from the URI or the file extension |
 /// | `read_only` | the type, a variant | the tool changes nothing (MCP's `readOnlyHint`); a client may run it without asking |
 /// | `destructive` / `destructive = false` | the type, a variant | the tool may destroy or overwrite, or only adds (`destructiveHint`); not together with `read_only` |
 /// | `idempotent` | the type, a variant | a second identical call changes nothing more (`idempotentHint`) |

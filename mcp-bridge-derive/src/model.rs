@@ -113,6 +113,9 @@ pub(crate) struct McpAttrs {
     pub(crate) task: Option<Span>,
     /// `title = "..."`: the tool's human-readable title.
     pub(crate) title: Option<Spanned<String>>,
+    /// `icon = "https://..."`: the icon of the command's tools and of
+    /// those below it.
+    pub(crate) icon: Option<Spanned<String>>,
     /// The behaviour hints (`read_only`, `destructive`, `idempotent`,
     /// `open_world`, each a flag or `= true`/`= false`), in that order.
     pub(crate) hints: [Option<Spanned<bool>>; 4],

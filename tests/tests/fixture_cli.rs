@@ -604,3 +604,25 @@ fn tools_command_writes_the_definitions_to_a_file() {
     assert_eq!(tools.as_array().unwrap().len(), 13);
     assert_eq!(tools[0]["inputSchema"]["required"], json!(["text"]));
 }
+
+#[test]
+fn icons_reach_every_tool_below_the_command_that_declares_one() {
+    let output = Command::new(FIXTURE)
+        .args(["ai", "tools"])
+        .env("FIXTURE_BRIDGE_NAME", "ai")
+        .output()
+        .expect("run `fixture ai tools`");
+    assert!(output.status.success(), "{output:?}");
+    let tools: Vec<Value> = serde_json::from_slice(&output.stdout).expect("JSON");
+    for tool in &tools {
+        let expected = if tool["name"] == "fixture_shout" {
+            json!([{"src": "https://example.com/icons/shout.png?v=2", "mimeType": "image/png"}])
+        } else {
+            json!([{
+                "src": "data:image/svg+xml,%3Csvg%20xmlns='http://www.w3.org/2000/svg'/%3E",
+                "mimeType": "image/svg+xml"
+            }])
+        };
+        assert_eq!(tool["icons"], expected, "{}", tool["name"]);
+    }
+}

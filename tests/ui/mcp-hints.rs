@@ -28,9 +28,15 @@ enum Command {
     /// Hints describe a tool, not an argument
     Misplaced {
         #[arg(long)]
-        #[mcp(read_only, title = "Force")]
+        #[mcp(read_only, title = "Force", icon = "https://example.com/f.png")]
         force: bool,
     },
+    /// Icons come from where clients load them
+    #[mcp(icon = "file:///tmp/icon.png")]
+    IconNotHttps,
+    /// One icon
+    #[mcp(icon = "https://example.com/a.png", icon = "https://example.com/b.png")]
+    IconTwice,
 }
 
 fn main() {}

@@ -192,6 +192,10 @@ fn layer_tokens(p: &Private, layer: &Layer) -> TokenStream {
         let title = &title.value;
         fields.push(quote!(mcp_title: #p::Some(#title)));
     }
+    if let Some(icon) = &mcp.icon {
+        let icon = &icon.value;
+        fields.push(quote!(mcp_icon: #p::Some(#icon)));
+    }
     if mcp.hints.iter().any(Option::is_some) {
         let hint = |index: usize| match &mcp.hints[index] {
             Some(hint) => {

@@ -111,6 +111,7 @@ pub(crate) mod mcp_keys {
     pub(crate) const ISOLATE: &str = "isolate";
     pub(crate) const TASK: &str = "task";
     pub(crate) const TITLE: &str = "title";
+    pub(crate) const ICON: &str = "icon";
     pub(crate) const READ_ONLY: &str = "read_only";
     pub(crate) const DESTRUCTIVE: &str = "destructive";
     pub(crate) const IDEMPOTENT: &str = "idempotent";
@@ -127,6 +128,7 @@ pub(crate) mod mcp_keys {
         ISOLATE,
         TASK,
         TITLE,
+        ICON,
         READ_ONLY,
         DESTRUCTIVE,
         IDEMPOTENT,
@@ -362,9 +364,10 @@ impl McpPlace {
         {
             return "an argument: how a call runs is said of its command; put it on the variant or struct of the command";
         }
-        if (key == mcp_keys::TITLE || mcp_keys::HINTS.contains(&key)) && self == McpPlace::ArgField
+        if (key == mcp_keys::TITLE || key == mcp_keys::ICON || mcp_keys::HINTS.contains(&key))
+            && self == McpPlace::ArgField
         {
-            return "an argument: a title and behaviour hints describe a tool; put it on the variant or struct of the command";
+            return "an argument: a title, an icon and behaviour hints describe a tool; put it on the variant or struct of the command";
         }
         match self {
             McpPlace::Container | McpPlace::Variant | McpPlace::ArgField => "",
@@ -405,12 +408,12 @@ impl McpPlace {
     fn expected(self) -> &'static str {
         match self {
             McpPlace::Container => {
-                "`name`, `description`, `title`, `skip`, `serial`, `timeout`, `isolate`, `task`, \
-                 `read_only`, `destructive`, `idempotent`, `open_world` or `crate`"
+                "`name`, `description`, `title`, `icon`, `skip`, `serial`, `timeout`, `isolate`, \
+                 `task`, `read_only`, `destructive`, `idempotent`, `open_world` or `crate`"
             }
             McpPlace::Variant => {
-                "`name`, `description`, `title`, `skip`, `serial`, `timeout`, `isolate`, `task`, \
-                 `read_only`, `destructive`, `idempotent` or `open_world`"
+                "`name`, `description`, `title`, `icon`, `skip`, `serial`, `timeout`, `isolate`, \
+                 `task`, `read_only`, `destructive`, `idempotent` or `open_world`"
             }
             _ => "`name`, `description` or `skip`",
         }
@@ -612,6 +615,23 @@ pub(crate) fn mcp_attrs(cx: &Ctxt, attrs: &[Attribute], place: McpPlace) -> McpA
                     }
                     out.title = Some(Spanned {
                         value: lit.value(),
+                        span: lit.span(),
+                    });
+                }
+                (mcp_keys::ICON, McpItem::Str(key, lit)) => {
+                    if out.icon.is_some() {
+                        cx.error_at(&key, "`icon` is given twice in `#[mcp(...)]`; keep one");
+                    }
+                    let src = lit.value();
+                    if !(src.starts_with("https://") || src.starts_with("data:image/")) {
+                        cx.error_at(
+                            &lit,
+                            "`icon` is an `https://` URL or a `data:image/...` URI: clients \
+                             load icons from nothing else",
+                        );
+                    }
+                    out.icon = Some(Spanned {
+                        value: src,
                         span: lit.span(),
                     });
                 }

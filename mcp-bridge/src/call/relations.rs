@@ -233,6 +233,7 @@ mod tests {
             isolate: false,
             task: false,
             title: None,
+            icon: None,
             hints: Default::default(),
             route: Vec::new(),
             renamed: Vec::new(),

@@ -11,7 +11,15 @@ use super::rules::{
 /// Every tool of the tree under `root`, in the order of the tree.
 pub(crate) fn tools(root: &CommandSpec) -> Vec<ToolSpec> {
     let mut out = Vec::new();
-    collect_tools(root, &mut Vec::new(), &[], &[], &mut Vec::new(), &mut out);
+    collect_tools(
+        root,
+        &mut Vec::new(),
+        &[],
+        &[],
+        &mut Vec::new(),
+        None,
+        &mut out,
+    );
     out
 }
 
@@ -73,9 +81,11 @@ fn collect_tools(
     inherited: &[Inherited],
     hidden: &[ParamSpec],
     route: &mut Vec<u32>,
+    icon: Option<&str>,
     out: &mut Vec<ToolSpec>,
 ) {
     // Only reached when the parent is exposed.
+    let icon = node.mcp.icon.as_deref().or(icon);
     if !is_exposed(true, node.hidden, node.mcp.skip) {
         return;
     }
@@ -112,6 +122,7 @@ fn collect_tools(
             isolate: node.mcp.isolate,
             task: node.mcp.task,
             title: node.mcp.title.clone(),
+            icon: icon.map(str::to_owned),
             hints: node.mcp.hints,
             route: route.clone(),
             renamed,
@@ -128,7 +139,7 @@ fn collect_tools(
     }
 
     for sub in &node.subcommands {
-        collect_tools(sub, path, &on_path, &hidden, route, out);
+        collect_tools(sub, path, &on_path, &hidden, route, icon, out);
     }
 
     route.truncate(route_len);

@@ -457,6 +457,13 @@ fn rmcp_tool(spec: &ToolSpec) -> Tool {
     if let Some(title) = &spec.title {
         tool = tool.with_title(title.clone());
     }
+    if let Some(src) = &spec.icon {
+        let mut icon = rmcp::model::Icon::new(src.clone());
+        if let Some(mime) = icon_mime_type(src) {
+            icon = icon.with_mime_type(mime);
+        }
+        tool = tool.with_icons(vec![icon]);
+    }
     let hints = spec.hints;
     if !hints.is_empty() {
         tool = tool.annotate(rmcp::model::ToolAnnotations::from_raw(
@@ -468,6 +475,25 @@ fn rmcp_tool(spec: &ToolSpec) -> Tool {
         ));
     }
     tool
+}
+
+/// The MIME type of an icon: a `data:` URI's own, or the one its URL's
+/// extension names; `None` leaves it to the client.
+fn icon_mime_type(src: &str) -> Option<&str> {
+    if let Some(data) = src.strip_prefix("data:") {
+        return data.split([';', ',']).next().filter(|m| !m.is_empty());
+    }
+    let path = src.split(['?', '#']).next().unwrap_or(src);
+    let extension = path.rsplit_once('.')?.1.to_ascii_lowercase();
+    Some(match extension.as_str() {
+        "png" => "image/png",
+        "svg" => "image/svg+xml",
+        "jpg" | "jpeg" => "image/jpeg",
+        "webp" => "image/webp",
+        "ico" => "image/x-icon",
+        "gif" => "image/gif",
+        _ => return None,
+    })
 }
 
 /// Where a call's notifications go: progress when its request carries a

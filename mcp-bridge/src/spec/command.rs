@@ -72,6 +72,10 @@ pub struct McpAttrs {
     /// `#[mcp(title = "...")]`: the tool's human-readable title.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
+    /// `#[mcp(icon = "https://...")]`: the icon of this command's tools
+    /// and of those below it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub icon: Option<String>,
     /// `#[mcp(read_only)]`, `#[mcp(destructive)]`...: what the tool does to
     /// its environment, as MCP's tool annotations say it.
     #[serde(skip_serializing_if = "ToolHints::is_empty")]
@@ -222,6 +226,9 @@ impl CommandSpec {
         if let Some(title) = layer.mcp_title {
             self.mcp.title = Some(title.to_owned());
         }
+        if let Some(icon) = layer.mcp_icon {
+            self.mcp.icon = Some(icon.to_owned());
+        }
         self.mcp.hints = self.mcp.hints.overridden_by(layer.mcp_hints);
     }
 }
@@ -244,6 +251,7 @@ pub struct CommandLayer {
     pub mcp_isolate: bool,
     pub mcp_task: bool,
     pub mcp_title: Option<&'static str>,
+    pub mcp_icon: Option<&'static str>,
     pub mcp_hints: ToolHints,
 }
 
@@ -263,6 +271,7 @@ impl CommandLayer {
         mcp_isolate: false,
         mcp_task: false,
         mcp_title: None,
+        mcp_icon: None,
         mcp_hints: ToolHints::NONE,
     };
 }
@@ -338,6 +347,9 @@ pub struct ToolSpec {
     pub task: bool,
     /// `#[mcp(title = "...")]`: the tool's human-readable title.
     pub title: Option<String>,
+    /// `#[mcp(icon = "...")]` of the command or its nearest ancestor
+    /// that has one.
+    pub icon: Option<String>,
     /// `#[mcp(read_only)]`...: MCP's tool annotations.
     pub hints: ToolHints,
     /// The variant indices the typed build follows to reach this command.

@@ -22,6 +22,7 @@ use mcp_bridge::{Bridge, Io, McpTool};
 /// A CLI for testing the bridge.
 #[derive(Parser, McpTool, Debug)]
 #[command(name = "fixture")]
+#[mcp(icon = "data:image/svg+xml,%3Csvg%20xmlns='http://www.w3.org/2000/svg'/%3E")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -30,6 +31,7 @@ struct Cli {
 #[derive(Subcommand, McpTool, Debug)]
 enum Command {
     /// Print a text (and, with an `Io` handler, a stray `println!` too)
+    #[mcp(icon = "https://example.com/icons/shout.png?v=2")]
     Shout {
         /// What to print
         text: String,
