@@ -13,7 +13,7 @@ mod common;
 use std::process::Command;
 use std::time::Duration;
 
-use common::http::{request, spawn, Reply};
+use common::http::{messages, open_session, post, spawn, Reply};
 use common::raw::RawServer;
 use serde_json::{json, Map, Value};
 
@@ -535,31 +535,13 @@ fn every_hostile_line_gets_its_exact_answer_over_stdio_and_http() {
     runtime.block_on(over_http(dir.path(), &cases, &answers));
 }
 
-const ACCEPT: (&str, &str) = ("Accept", "application/json, text/event-stream");
-const JSON: (&str, &str) = ("Content-Type", "application/json");
-
-fn http_messages(reply: &Reply) -> Vec<Value> {
-    let body = reply.body.trim();
-    if body.starts_with('{') {
-        return vec![serde_json::from_str(body).expect("a JSON body")];
-    }
-    body.lines()
-        .filter_map(|line| line.strip_prefix("data:"))
-        .map(str::trim)
-        .filter(|data| data.starts_with('{'))
-        .map(|data| serde_json::from_str(data).expect("JSON in an SSE event"))
-        .collect()
-}
-
-async fn post(url: &str, session: Option<&str>, body: &[u8]) -> Reply {
-    let mut headers = vec![ACCEPT, JSON];
+/// POSTs `body` in `session`, or, without one, as a stateless request of
+/// protocol 2025-06-18.
+async fn post_in(url: &str, session: Option<&str>, body: &[u8]) -> Reply {
     match session {
-        Some(session) => headers.push(("Mcp-Session-Id", session)),
-        None => headers.push(("MCP-Protocol-Version", "2025-06-18")),
+        Some(session) => post(url, &[("Mcp-Session-Id", session)], body).await,
+        None => post(url, &[("MCP-Protocol-Version", "2025-06-18")], body).await,
     }
-    request("POST", url, &headers, body)
-        .await
-        .expect("the server answers")
 }
 
 async fn over_http(dir: &std::path::Path, cases: &[Case], stdio: &[Vec<Value>]) {
@@ -572,7 +554,7 @@ async fn over_http(dir: &std::path::Path, cases: &[Case], stdio: &[Vec<Value>]) 
     let (mut child, url) = spawn(command).await;
     // Before a session: a request other than `initialize` is refused by
     // rmcp's session layer, as the specification says.
-    let early = post(
+    let early = post_in(
         &url,
         None,
         br#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#,
@@ -583,25 +565,11 @@ async fn over_http(dir: &std::path::Path, cases: &[Case], stdio: &[Vec<Value>]) 
         (400, "Bad Request: Session ID is required"),
         "{early:?}"
     );
-    let init = post(
-        &url,
-        None,
-        br#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"hostile","version":"0"}}}"#,
-    )
-    .await;
-    assert_eq!(init.status, 200, "{init:?}");
-    let session = init.header("mcp-session-id").expect("a session").to_owned();
-    let initialized = post(
-        &url,
-        Some(&session),
-        br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
-    )
-    .await;
-    assert_eq!(initialized.status, 202, "{initialized:?}");
+    let session = open_session(&url, &[]).await;
 
     for (case, stdio) in cases.iter().zip(stdio) {
-        let reply = post(&url, Some(&session), &case.line).await;
-        let answers = http_messages(&reply);
+        let reply = post_in(&url, Some(&session), &case.line).await;
+        let answers = messages(&reply);
         if case.line.len() > 4 * 1024 * 1024 {
             // Over the body cap: refused before it is read.
             assert_eq!(reply.status, 413, "{}: {reply:?}", case.name);
@@ -763,7 +731,7 @@ async fn a_burst_of_a_thousand_requests_over_http_gets_a_thousand_answers() {
                 _ => format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":"#)
                     .into_bytes(),
             };
-            let reply = tokio::time::timeout(Duration::from_secs(60), post(&url, None, &body))
+            let reply = tokio::time::timeout(Duration::from_secs(60), post_in(&url, None, &body))
                 .await
                 .expect("an answer in time");
             (id, reply)
@@ -772,7 +740,7 @@ async fn a_burst_of_a_thousand_requests_over_http_gets_a_thousand_answers() {
     let mut seen = vec![0u8; 1001];
     while let Some(done) = calls.join_next().await {
         let (id, reply) = done.expect("a request task");
-        let messages = http_messages(&reply);
+        let messages = messages(&reply);
         assert_eq!(messages.len(), 1, "{id}: {reply:?}");
         assert_eq!(messages[0]["id"], id, "{reply:?}");
         seen[id] += 1;
@@ -872,23 +840,12 @@ async fn a_duplicate_id_in_flight_over_http_gets_its_own_refusal() {
         .env("FIXTURE_BRIDGE_NAME", "ai")
         .env("MCP_BRIDGE_LOG", "warn,mcp_bridge=info");
     let (mut child, url) = spawn(command).await;
-    let init = post(
-        &url,
-        None,
-        br#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"hostile","version":"0"}}}"#,
-    )
-    .await;
-    let session = init.header("mcp-session-id").expect("a session").to_owned();
-    post(
-        &url,
-        Some(&session),
-        br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
-    )
-    .await;
+    let session = open_session(&url, &[]).await;
+    let shout: &[u8] = br#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"fixture_shout","arguments":{"text":"hi"}}}"#;
     let slow = {
         let (url, session) = (url.clone(), session.clone());
         tokio::spawn(async move {
-            post(
+            post_in(
                 &url,
                 Some(&session),
                 br#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"fixture_sleep","arguments":{"ms":600}}}"#,
@@ -897,19 +854,14 @@ async fn a_duplicate_id_in_flight_over_http_gets_its_own_refusal() {
         })
     };
     tokio::time::sleep(Duration::from_millis(150)).await;
-    let second = post(
-        &url,
-        Some(&session),
-        br#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"fixture_shout","arguments":{"text":"hi"}}}"#,
-    )
-    .await;
+    let second = post_in(&url, Some(&session), shout).await;
     assert_eq!(second.status, 400, "{second:?}");
     assert_eq!(
-        http_messages(&second),
+        messages(&second),
         [json!({"jsonrpc": "2.0", "id": 5, "error": {"code": -32600,
             "message": "Invalid Request: id 5 is already used by a request in flight"}})]
     );
-    let slow = http_messages(&slow.await.expect("the slow call"));
+    let slow = messages(&slow.await.expect("the slow call"));
     assert_eq!(slow.len(), 1, "{slow:?}");
     assert_eq!(slow[0]["id"], 5);
     assert_eq!(
@@ -917,13 +869,8 @@ async fn a_duplicate_id_in_flight_over_http_gets_its_own_refusal() {
         "{slow:?}"
     );
     // Answered, the id is free again.
-    let again = post(
-        &url,
-        Some(&session),
-        br#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"fixture_shout","arguments":{"text":"hi"}}}"#,
-    )
-    .await;
+    let again = post_in(&url, Some(&session), shout).await;
     assert_eq!(again.status, 200, "{again:?}");
-    assert_eq!(http_messages(&again)[0]["id"], 5);
+    assert_eq!(messages(&again)[0]["id"], 5);
     let _ = child.start_kill();
 }

@@ -10,18 +10,13 @@ mod common;
 use std::path::Path;
 use std::time::Duration;
 
-use common::http::{request, spawn, Reply};
-use serde_json::{json, Value};
+use common::http::{messages, open_session, post, request, spawn, ACCEPT, INITIALIZE, JSON};
+use serde_json::json;
 
 const FIXTURE: &str = env!("CARGO_BIN_EXE_fixture_cli");
 
 /// Every test gives up after this long instead of hanging.
 const TEST_TIMEOUT: Duration = Duration::from_secs(60);
-
-const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"http-test","version":"0"}}}"#;
-
-const ACCEPT: (&str, &str) = ("Accept", "application/json, text/event-stream");
-const JSON: (&str, &str) = ("Content-Type", "application/json");
 
 fn taskctl(cwd: &Path, args: &[&str]) -> tokio::process::Command {
     let mut cmd = tokio::process::Command::new(common::taskctl());
@@ -38,50 +33,6 @@ async fn timed<F: std::future::Future<Output = ()>>(f: F) {
     tokio::time::timeout(TEST_TIMEOUT, f)
         .await
         .expect("test timed out");
-}
-
-/// POSTs `body` with the usual MCP headers and `extra` ones.
-async fn post(url: &str, extra: &[(&str, &str)], body: &str) -> Reply {
-    let mut headers = vec![ACCEPT, JSON];
-    headers.extend_from_slice(extra);
-    request("POST", url, &headers, body.as_bytes())
-        .await
-        .expect("the server answers")
-}
-
-/// The JSON-RPC messages of a response body, SSE or plain JSON.
-fn messages(reply: &Reply) -> Vec<Value> {
-    let body = reply.body.trim();
-    if body.starts_with('{') {
-        return vec![serde_json::from_str(body).expect("a JSON body")];
-    }
-    body.lines()
-        .filter_map(|line| line.strip_prefix("data:"))
-        .map(str::trim)
-        .filter(|data| data.starts_with('{'))
-        .map(|data| serde_json::from_str(data).expect("JSON in an SSE event"))
-        .collect()
-}
-
-/// Opens a session: the `Mcp-Session-Id`, after `initialize` and
-/// `notifications/initialized`.
-async fn open_session(url: &str, extra: &[(&str, &str)]) -> String {
-    let reply = post(url, extra, INITIALIZE).await;
-    assert_eq!(reply.status, 200, "{reply:?}");
-    let session = reply
-        .header("mcp-session-id")
-        .expect("a session id")
-        .to_owned();
-    let mut headers = extra.to_vec();
-    headers.push(("Mcp-Session-Id", &session));
-    let initialized = post(
-        url,
-        &headers,
-        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
-    )
-    .await;
-    assert_eq!(initialized.status, 202, "{initialized:?}");
-    session
 }
 
 #[tokio::test]

@@ -10,7 +10,7 @@ use super::convert::{converter, value_type_of};
 use super::{delimiter_tokens, Private};
 use crate::model::{
     Action, Arg, ArgRelations, Container, DefaultValue, Field, FieldKind, GroupDecl, Layer,
-    NumArgs, Shape, Text, ValueKind, Variant, VariantKind,
+    NumArgs, Shape, Spanned, Text, ValueKind, Variant, VariantKind,
 };
 
 /// The body of a struct's `mcp_augment(__cmd)`.
@@ -167,14 +167,14 @@ fn layer_tokens(p: &Private, layer: &Layer) -> TokenStream {
         fields.push(quote!(aliases: &[#(#aliases),*]));
     }
     let mcp = &layer.mcp;
-    if let Some(name) = &mcp.name {
-        let name = &name.value;
-        fields.push(quote!(mcp_name: #p::Some(#name)));
-    }
-    if let Some(description) = &mcp.description {
-        let description = &description.value;
-        fields.push(quote!(mcp_description: #p::Some(#description)));
-    }
+    let text = |field: TokenStream, value: &Option<Spanned<String>>| {
+        value.as_ref().map(|value| {
+            let value = &value.value;
+            quote!(#field: #p::Some(#value))
+        })
+    };
+    fields.extend(text(quote!(mcp_name), &mcp.name));
+    fields.extend(text(quote!(mcp_description), &mcp.description));
     for (set, field) in [
         (mcp.skip.is_some(), quote!(mcp_skip)),
         (mcp.serial.is_some(), quote!(mcp_serial)),
@@ -188,14 +188,8 @@ fn layer_tokens(p: &Private, layer: &Layer) -> TokenStream {
     if let Some(millis) = mcp.timeout {
         fields.push(quote!(mcp_timeout: #p::Some(::core::time::Duration::from_millis(#millis))));
     }
-    if let Some(title) = &mcp.title {
-        let title = &title.value;
-        fields.push(quote!(mcp_title: #p::Some(#title)));
-    }
-    if let Some(icon) = &mcp.icon {
-        let icon = &icon.value;
-        fields.push(quote!(mcp_icon: #p::Some(#icon)));
-    }
+    fields.extend(text(quote!(mcp_title), &mcp.title));
+    fields.extend(text(quote!(mcp_icon), &mcp.icon));
     if mcp.hints.iter().any(Option::is_some) {
         let hint = |index: usize| match &mcp.hints[index] {
             Some(hint) => {

@@ -362,6 +362,15 @@ impl ParamSpec {
         }
     }
 
+    /// Adds `note` at the end of the description (`[env: NAME]`, values
+    /// per use, what the values mean).
+    fn append_note(&mut self, note: String) {
+        self.description = Some(match self.description.take() {
+            Some(text) => format!("{text} {note}"),
+            None => note,
+        });
+    }
+
     /// Adds what each value of an enum means, when its doc comments say
     /// (`(todo: Not started; done: Finished)`): cheaper in bytes than a
     /// `oneOf` of `const`s with descriptions, and read the same way.
@@ -381,10 +390,7 @@ impl ParamSpec {
             })
             .collect();
         let note = format!("({})", listed.join("; "));
-        self.description = Some(match self.description.take() {
-            Some(text) => format!("{text} {note}"),
-            None => note,
-        });
+        self.append_note(note);
         self
     }
 
@@ -416,10 +422,7 @@ impl ParamSpec {
                 }
             }
             let note = format!("[env: {name}]");
-            self.description = Some(match self.description.take() {
-                Some(text) => format!("{text} {note}"),
-                None => note,
-            });
+            self.append_note(note);
             self.env = Some(name.to_owned());
         }
         self
@@ -433,10 +436,7 @@ impl ParamSpec {
         if arity.repeatable {
             if arity.min > 1 || arity.max.is_some_and(|max| max > 1) {
                 let note = format!("({})", arity.describe());
-                self.description = Some(match self.description.take() {
-                    Some(text) => format!("{text} {note}"),
-                    None => note,
-                });
+                self.append_note(note);
             }
         } else {
             if arity.min > 1 {

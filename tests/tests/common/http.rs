@@ -135,3 +135,53 @@ pub async fn request(
         body: body.to_owned(),
     })
 }
+
+/// An `initialize` request of protocol 2025-06-18.
+pub const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"http-test","version":"0"}}}"#;
+
+pub const ACCEPT: (&str, &str) = ("Accept", "application/json, text/event-stream");
+pub const JSON: (&str, &str) = ("Content-Type", "application/json");
+
+/// POSTs `body` with the usual MCP headers and `extra` ones.
+pub async fn post(url: &str, extra: &[(&str, &str)], body: impl AsRef<[u8]>) -> Reply {
+    let mut headers = vec![ACCEPT, JSON];
+    headers.extend_from_slice(extra);
+    request("POST", url, &headers, body.as_ref())
+        .await
+        .expect("the server answers")
+}
+
+/// The JSON-RPC messages of a response body, SSE or plain JSON.
+pub fn messages(reply: &Reply) -> Vec<serde_json::Value> {
+    let body = reply.body.trim();
+    if body.starts_with('{') {
+        return vec![serde_json::from_str(body).expect("a JSON body")];
+    }
+    body.lines()
+        .filter_map(|line| line.strip_prefix("data:"))
+        .map(str::trim)
+        .filter(|data| data.starts_with('{'))
+        .map(|data| serde_json::from_str(data).expect("JSON in an SSE event"))
+        .collect()
+}
+
+/// Opens a session: the `Mcp-Session-Id`, after `initialize` and
+/// `notifications/initialized`.
+pub async fn open_session(url: &str, extra: &[(&str, &str)]) -> String {
+    let reply = post(url, extra, INITIALIZE).await;
+    assert_eq!(reply.status, 200, "{reply:?}");
+    let session = reply
+        .header("mcp-session-id")
+        .expect("a session id")
+        .to_owned();
+    let mut headers = extra.to_vec();
+    headers.push(("Mcp-Session-Id", &session));
+    let initialized = post(
+        url,
+        &headers,
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+    )
+    .await;
+    assert_eq!(initialized.status, 202, "{initialized:?}");
+    session
+}

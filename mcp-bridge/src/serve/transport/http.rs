@@ -237,16 +237,10 @@ async fn answer_unreadable(
                         .lock()
                         .is_ok_and(|mut in_flight| in_flight.insert(key.clone()));
                     if !fresh {
-                        tracing::warn!(id = %request.id, "refusing a request whose id is in flight");
-                        let reply = super::error_response(
-                            serde_json::to_value(&request.id).ok(),
-                            -32600,
-                            &format!(
-                                "Invalid Request: id {} is already used by a request in flight",
-                                request.id
-                            ),
+                        return json_reply(
+                            StatusCode::BAD_REQUEST,
+                            &super::duplicate_id(&request.id),
                         );
-                        return json_reply(StatusCode::BAD_REQUEST, &reply);
                     }
                     Some(Answered {
                         framing: Arc::clone(&framing),

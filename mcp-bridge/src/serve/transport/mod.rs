@@ -122,16 +122,7 @@ impl LineTransport {
                 if in_flight.insert(request.id.clone()) {
                     return None;
                 }
-                tracing::warn!(id = %request.id, "refusing a request whose id is in flight");
-                let id = serde_json::to_value(&request.id).ok();
-                Some(error_response(
-                    id,
-                    -32600,
-                    &format!(
-                        "Invalid Request: id {} is already used by a request in flight",
-                        request.id
-                    ),
-                ))
+                Some(duplicate_id(&request.id))
             }
             rmcp::model::JsonRpcMessage::Notification(notification) => {
                 if let rmcp::model::ClientNotification::CancelledNotification(cancelled) =
@@ -197,6 +188,17 @@ impl LineTransport {
         }
         Ok(())
     }
+}
+
+/// The refusal of a request whose id is already in flight (each request
+/// gets its own answer), over stdio and over HTTP alike.
+fn duplicate_id(id: &RequestId) -> serde_json::Value {
+    tracing::warn!(%id, "refusing a request whose id is in flight");
+    error_response(
+        serde_json::to_value(id).ok(),
+        -32600,
+        &format!("Invalid Request: id {id} is already used by a request in flight"),
+    )
 }
 
 /// Whether rmcp begins its session on this request (rather than answering
