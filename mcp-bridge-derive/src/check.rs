@@ -77,14 +77,18 @@ fn check_fields(cx: &Ctxt, fields: &[Field<'_>]) {
 
 /// The longest tool name MCP allows, in bytes (all allowed characters are
 /// ASCII).
-const MAX_TOOL_NAME: usize = 128;
+pub(crate) const MAX_TOOL_NAME: usize = 128;
+
+/// The shortest limit `#[mcp(max_name_len = N)]` may set: a name shortened
+/// to it keeps a few characters of its path besides the 9 of its hash.
+pub(crate) const MIN_NAME_BUDGET: usize = 16;
 
 /// The rule as error messages state it.
 const TOOL_NAME_RULE: &str =
     "MCP tool names are 1 to 128 characters of A-Z, a-z, 0-9, `_`, `.` and `-`";
 
 /// Whether `c` may appear in a tool name.
-fn is_tool_name_char(c: char) -> bool {
+pub(crate) fn is_tool_name_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-')
 }
 

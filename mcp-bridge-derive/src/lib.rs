@@ -61,6 +61,8 @@ use syn::{parse_macro_input, DeriveInput};
 /// | `destructive` / `destructive = false` | the type, a variant | the tool may destroy or overwrite, or only adds (`destructiveHint`); not together with `read_only` |
 /// | `idempotent` | the type, a variant | a second identical call changes nothing more (`idempotentHint`) |
 /// | `open_world` / `open_world = false` | the type, a variant | the tool reaches beyond the machine (the network, other people's systems), or not (`openWorldHint`) |
+/// | `prefix = "..."` | the root type only | what starts the tool names made from paths, in place of the root's name: `prefix = "tc"` gives `tc_task_add`, `prefix = ""` gives `task_add` (a runnable root keeps its own name as its tool's) |
+/// | `max_name_len = N` | the root type only | the longest tool name, 16 to 128 (64 by default, what common clients accept): a name made from a longer path is served as the path's end and 8 hex digits of its hash (`…list-remote-branches_1f3a9c0e`), the same on every build; a given `name` past it, or two tools whose served names meet, are compile errors |
 /// | `crate = "path"` | the type only | reach mcp-bridge through `path` (a renamed or re-exported dependency): generated code uses `path::__private` instead of `::mcp_bridge::__private` |
 ///
 /// Each hint is a flag (`read_only`) or takes `true` or `false`. Without

@@ -119,6 +119,11 @@ pub(crate) struct McpAttrs {
     /// The behaviour hints (`read_only`, `destructive`, `idempotent`,
     /// `open_world`, each a flag or `= true`/`= false`), in that order.
     pub(crate) hints: [Option<Spanned<bool>>; 4],
+    /// `prefix = "..."` (root only): what starts the tool names made from
+    /// paths, in place of the root's name.
+    pub(crate) prefix: Option<Spanned<String>>,
+    /// `max_name_len = N` (root only): the longest tool name.
+    pub(crate) max_name_len: Option<usize>,
     /// `crate = "path"` (containers only): the path of the `mcp-bridge`
     /// crate, for users who renamed or re-export it.
     pub(crate) krate: Option<syn::Path>,

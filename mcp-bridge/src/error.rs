@@ -195,10 +195,12 @@ pub struct DuplicateTool {
 /// A tool name that breaks the MCP rule.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
-#[error("tool name `{name}` (command `{path}`) is not a valid MCP tool name: use 1 to 128 characters of A-Z, a-z, 0-9, `_`, `.` and `-`; set one with #[mcp(name = \"...\")]")]
+#[error("tool name `{name}` (command `{path}`) is not a valid tool name here: use 1 to {max} characters of A-Z, a-z, 0-9, `_`, `.` and `-` (the root's `#[mcp(max_name_len)]`, 64 by default); set one with #[mcp(name = \"...\")]")]
 pub struct InvalidToolName {
     /// The name.
     pub name: String,
+    /// The longest name allowed.
+    pub max: usize,
     /// The command path.
     pub path: String,
 }

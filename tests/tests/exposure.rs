@@ -169,13 +169,15 @@ fn every_exposure_rule_agrees() {
 /// The derive checks literal tool names with its own copy of the MCP name
 /// rule (it cannot depend on this crate); the registry checks with
 /// `registry::rules`. A name at the limit, of every allowed class of
-/// character, passes both: it compiled, and the registry serves it. (The
+/// character, passes both (with the root's budget raised to MCP's limit):
+/// it compiled, and the registry serves it. (The
 /// refusals are the UI tests `tool-name-invalid-mcp-name` and
 /// `tool-name-too-long` on one side and the registry's unit tests on the
 /// other.)
 #[derive(Parser, McpTool, Debug)]
 #[command(name = "edge")]
 #[mcp(
+    max_name_len = 128,
     name = "Az09_.-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
 )]
 struct Edge {
@@ -186,4 +188,59 @@ struct Edge {
 fn the_derive_and_the_registry_share_the_name_rule() {
     let tools = agree!(Edge);
     assert_eq!(tools[0].0.len(), 128);
+}
+
+/// Naming control: the root's `prefix` (empty here: no prefix at all) and
+/// `max_name_len`; a runnable root keeps its own name; a long path is
+/// shortened to its end and a hash, the same at compile time and at run
+/// time, and still routes.
+#[derive(Parser, McpTool, Debug)]
+#[command(name = "naming", subcommand_required = false)]
+#[mcp(prefix = "", max_name_len = 32)]
+struct Naming {
+    #[command(subcommand)]
+    command: Option<NamingTop>,
+}
+
+#[derive(Subcommand, McpTool, Debug)]
+enum NamingTop {
+    /// A short one
+    Add { text: String },
+    /// Deep and long
+    RemoteRepositories {
+        #[command(subcommand)]
+        command: NamingDeep,
+    },
+}
+
+#[derive(Subcommand, McpTool, Debug)]
+enum NamingDeep {
+    SynchroniseWithUpstream {
+        #[arg(long)]
+        dry_run: bool,
+    },
+    SynchroniseWithDownstream,
+}
+
+#[test]
+fn names_follow_the_roots_prefix_and_budget() {
+    let tools = agree!(Naming);
+    let names: Vec<&str> = tools.iter().map(|(name, _)| name.as_str()).collect();
+    assert_eq!(names[..2], ["naming", "add"]);
+    // `remote-repositories_synchronise-with-upstream` (45 characters) and
+    // its sibling (47), served as their last 23 and a hash.
+    let (up, down) = (names[2], names[3]);
+    assert_eq!(up.len(), 32);
+    assert!(up.starts_with("nchronise-with-upstream_"), "{up}");
+    assert!(down.starts_with("hronise-with-downstream_"), "{down}");
+    assert_eq!(down.len(), 32);
+    let registry = Registry::<Naming>::new().unwrap();
+    let args = serde_json::json!({ "dry-run": true });
+    let built = registry.build(up, args.as_object().unwrap()).unwrap();
+    assert!(matches!(
+        built.command,
+        Some(NamingTop::RemoteRepositories {
+            command: NamingDeep::SynchroniseWithUpstream { dry_run: true }
+        })
+    ));
 }

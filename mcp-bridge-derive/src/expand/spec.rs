@@ -190,6 +190,10 @@ fn layer_tokens(p: &Private, layer: &Layer) -> TokenStream {
     }
     fields.extend(text(quote!(mcp_title), &mcp.title));
     fields.extend(text(quote!(mcp_icon), &mcp.icon));
+    fields.extend(text(quote!(mcp_prefix), &mcp.prefix));
+    if let Some(max) = mcp.max_name_len {
+        fields.push(quote!(mcp_max_name_len: #p::Some(#max)));
+    }
     if mcp.hints.iter().any(Option::is_some) {
         let hint = |index: usize| match &mcp.hints[index] {
             Some(hint) => {

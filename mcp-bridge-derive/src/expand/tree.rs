@@ -303,19 +303,29 @@ fn arg_field_name(field: &Field<'_>) -> String {
 
 fn layer(p: &Private, layer: &Layer) -> TokenStream {
     let tree = quote!(#p::tree);
-    let mcp_name = match &layer.mcp.name {
-        Some(name) => {
-            let name = &name.value;
-            quote!(::core::option::Option::Some(#name))
-        }
-        None => quote!(::core::option::Option::None),
-    };
-    let mcp_skip = layer.mcp.skip.is_some();
-    let hide = match &layer.hide {
-        Some(hide) => quote!(::core::option::Option::Some(#hide)),
-        None => quote!(::core::option::Option::None),
-    };
+    // Only what is set, like the spec's `CommandLayer`.
+    let mut fields = Vec::new();
+    if let Some(name) = &layer.mcp.name {
+        let name = &name.value;
+        fields.push(quote!(mcp_name: ::core::option::Option::Some(#name)));
+    }
+    if layer.mcp.skip.is_some() {
+        fields.push(quote!(mcp_skip: true));
+    }
+    if let Some(hide) = &layer.hide {
+        fields.push(quote!(hide: ::core::option::Option::Some(#hide)));
+    }
+    if let Some(prefix) = &layer.mcp.prefix {
+        let prefix = &prefix.value;
+        fields.push(quote!(mcp_prefix: ::core::option::Option::Some(#prefix)));
+    }
+    if let Some(max) = layer.mcp.max_name_len {
+        fields.push(quote!(mcp_max_name_len: #max));
+    }
+    if fields.is_empty() {
+        return quote!(#tree::Layer::NONE);
+    }
     quote! {
-        #tree::Layer { mcp_name: #mcp_name, mcp_skip: #mcp_skip, hide: #hide }
+        #tree::Layer { #(#fields,)* ..#tree::Layer::NONE }
     }
 }

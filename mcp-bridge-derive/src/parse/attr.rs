@@ -9,6 +9,7 @@ use syn::parse::{Parse, ParseStream};
 use syn::punctuated::Punctuated;
 use syn::{Attribute, Expr, Ident, LitStr, Token};
 
+use crate::check::{is_tool_name_char, MAX_TOOL_NAME, MIN_NAME_BUDGET};
 use crate::ctxt::Ctxt;
 use crate::model::{BoolValue, McpAttrs, Spanned};
 
@@ -116,6 +117,8 @@ pub(crate) mod mcp_keys {
     pub(crate) const DESTRUCTIVE: &str = "destructive";
     pub(crate) const IDEMPOTENT: &str = "idempotent";
     pub(crate) const OPEN_WORLD: &str = "open_world";
+    pub(crate) const PREFIX: &str = "prefix";
+    pub(crate) const MAX_NAME_LEN: &str = "max_name_len";
     /// The behaviour hints, in the order of `McpAttrs::hints`.
     pub(crate) const HINTS: [&str; 4] = [READ_ONLY, DESTRUCTIVE, IDEMPOTENT, OPEN_WORLD];
     pub(crate) const ALL: &[&str] = &[
@@ -133,6 +136,8 @@ pub(crate) mod mcp_keys {
         DESTRUCTIVE,
         IDEMPOTENT,
         OPEN_WORLD,
+        PREFIX,
+        MAX_NAME_LEN,
     ];
 }
 
@@ -357,6 +362,9 @@ impl McpPlace {
                 }
             };
         }
+        if matches!(key, mcp_keys::PREFIX | mcp_keys::MAX_NAME_LEN) && self != McpPlace::Container {
+            return "anything but the root: the prefix and the length of tool names are set once for the whole CLI; put it on the struct (or enum) deriving `Parser`, or name this command's tool with `name = \"...\"`";
+        }
         if matches!(
             key,
             mcp_keys::SERIAL | mcp_keys::TIMEOUT | mcp_keys::ISOLATE | mcp_keys::TASK
@@ -392,7 +400,10 @@ impl McpPlace {
     fn accepts(self, key: &str) -> bool {
         match self {
             McpPlace::Container => mcp_keys::ALL.contains(&key),
-            McpPlace::Variant => key != mcp_keys::CRATE,
+            McpPlace::Variant => !matches!(
+                key,
+                mcp_keys::CRATE | mcp_keys::PREFIX | mcp_keys::MAX_NAME_LEN
+            ),
             McpPlace::ArgField => {
                 matches!(key, mcp_keys::NAME | mcp_keys::DESCRIPTION | mcp_keys::SKIP)
             }
@@ -409,7 +420,8 @@ impl McpPlace {
         match self {
             McpPlace::Container => {
                 "`name`, `description`, `title`, `icon`, `skip`, `serial`, `timeout`, `isolate`, \
-                 `task`, `read_only`, `destructive`, `idempotent`, `open_world` or `crate`"
+                 `task`, `read_only`, `destructive`, `idempotent`, `open_world`, `prefix`, \
+                 `max_name_len` or `crate`"
             }
             McpPlace::Variant => {
                 "`name`, `description`, `title`, `icon`, `skip`, `serial`, `timeout`, `isolate`, \
@@ -634,6 +646,65 @@ pub(crate) fn mcp_attrs(cx: &Ctxt, attrs: &[Attribute], place: McpPlace) -> McpA
                         value: src,
                         span: lit.span(),
                     });
+                }
+                (mcp_keys::PREFIX, McpItem::Str(key, lit)) => {
+                    if out.prefix.is_some() {
+                        cx.error_at(&key, "`prefix` is given twice in `#[mcp(...)]`; keep one");
+                    }
+                    let prefix = lit.value();
+                    if !prefix.chars().all(is_tool_name_char) {
+                        cx.error_at(
+                            &lit,
+                            format!(
+                                "`prefix = {prefix:?}` cannot start a tool name: use A-Z, a-z, \
+                                 0-9, `_`, `.` and `-`, or `\"\"` for no prefix"
+                            ),
+                        );
+                    }
+                    out.prefix = Some(Spanned {
+                        value: prefix,
+                        span: lit.span(),
+                    });
+                }
+                (mcp_keys::MAX_NAME_LEN, item) => {
+                    let (key, value) = match &item {
+                        McpItem::Other(
+                            key,
+                            Expr::Lit(syn::ExprLit {
+                                lit: syn::Lit::Int(int),
+                                ..
+                            }),
+                        ) => (key, int.base10_parse::<usize>().ok()),
+                        McpItem::Flag(key) | McpItem::Str(key, _) | McpItem::Other(key, _) => {
+                            (key, None)
+                        }
+                    };
+                    if out.max_name_len.is_some() {
+                        cx.error_at(
+                            key,
+                            "`max_name_len` is given twice in `#[mcp(...)]`; keep one",
+                        );
+                    }
+                    match value {
+                        Some(max) if (MIN_NAME_BUDGET..=MAX_TOOL_NAME).contains(&max) => {
+                            out.max_name_len = Some(max);
+                        }
+                        _ => {
+                            let at: &dyn quote::ToTokens = match &item {
+                                McpItem::Other(_, expr) => expr,
+                                McpItem::Str(_, lit) => lit,
+                                McpItem::Flag(key) => key,
+                            };
+                            cx.error_at(
+                                at,
+                                format!(
+                                    "`max_name_len` takes a number from {MIN_NAME_BUDGET} to \
+                                     {MAX_TOOL_NAME} (MCP's limit): the longest tool name, \
+                                     e.g. `max_name_len = 64`"
+                                ),
+                            );
+                        }
+                    }
                 }
                 (mcp_keys::CRATE, McpItem::Str(key, lit)) => {
                     if crate_given {

@@ -5,7 +5,8 @@ use crate::spec::relations::describe_rules;
 use crate::spec::{CommandSpec, ParamSpec, Renamed, ToolSpec};
 
 use super::rules::{
-    is_exposed, is_runnable, offers, renames_farther, PATH_SEPARATOR, RENAME_SEPARATOR,
+    is_exposed, is_runnable, offers, renames_farther, shorten, DEFAULT_NAME_BUDGET, PATH_SEPARATOR,
+    RENAME_SEPARATOR,
 };
 
 /// Every tool of the tree under `root`, in the order of the tree.
@@ -20,7 +21,29 @@ pub(crate) fn tools(root: &CommandSpec) -> Vec<ToolSpec> {
         None,
         &mut out,
     );
-    out
+    let budget = root.mcp.max_name_len.unwrap_or(DEFAULT_NAME_BUDGET);
+    for (tool, given) in &mut out {
+        if !*given {
+            tool.name = served_name(&tool.path, root, budget);
+        }
+    }
+    out.into_iter().map(|(tool, _)| tool).collect()
+}
+
+/// The name a tool without `#[mcp(name)]` is served under: its path joined
+/// by [`PATH_SEPARATOR`], starting with the root's `prefix` in place of its
+/// name (an empty prefix adds nothing; the root's name when nothing is
+/// left), [`shorten`]ed past the budget.
+fn served_name(path: &[String], root: &CommandSpec, budget: usize) -> String {
+    let first = root.mcp.prefix.as_deref().unwrap_or(&root.name);
+    let segments: Vec<&str> = std::iter::once(first)
+        .chain(path.iter().skip(1).map(String::as_str))
+        .filter(|segment| !segment.is_empty())
+        .collect();
+    if segments.is_empty() {
+        return root.name.clone();
+    }
+    shorten(&segments.join(PATH_SEPARATOR), budget)
 }
 
 /// A parameter a command's tools inherit from it or an ancestor.
@@ -82,7 +105,7 @@ fn collect_tools(
     hidden: &[ParamSpec],
     route: &mut Vec<u32>,
     icon: Option<&str>,
-    out: &mut Vec<ToolSpec>,
+    out: &mut Vec<(ToolSpec, bool)>,
 ) {
     // Only reached when the parent is exposed.
     let icon = node.mcp.icon.as_deref().or(icon);
@@ -106,13 +129,10 @@ fn collect_tools(
 
     if is_runnable(!node.subcommands.is_empty(), node.subcommand_required) {
         let (params, renamed) = properties(&on_path, depth);
-        let name = node
-            .mcp
-            .name
-            .clone()
-            .unwrap_or_else(|| path.join(PATH_SEPARATOR));
+        // A name made from the path is set once the whole tree is known.
+        let given = node.mcp.name.is_some();
         let mut tool = ToolSpec {
-            name,
+            name: node.mcp.name.clone().unwrap_or_default(),
             path: path.clone(),
             description: describe(node, path),
             params,
@@ -135,7 +155,7 @@ fn collect_tools(
             tool.description.push_str(&rules.join("; "));
             tool.description.push('.');
         }
-        out.push(tool);
+        out.push((tool, given));
     }
 
     for sub in &node.subcommands {

@@ -90,7 +90,10 @@ impl<C> Registry<C> {
         // The tools now hold everything below the root; keeping the tree
         // too would hold the CLI's description twice in memory.
         root.subcommands = Vec::new();
-        check_tool_names(&specs)?;
+        check_tool_names(
+            &specs,
+            rules::name_budget(root.mcp.max_name_len.unwrap_or(0)),
+        )?;
         check_property_names(&specs)?;
         let mut by_name = HashMap::with_capacity(specs.len());
         let mut entries: Vec<Entry> = Vec::with_capacity(specs.len());
@@ -236,14 +239,15 @@ impl<C: McpCommand> Registry<C> {
 }
 
 /// Checks every tool name against the MCP rule.
-fn check_tool_names(tools: &[ToolSpec]) -> Result<(), InvalidToolName> {
+fn check_tool_names(tools: &[ToolSpec], max: usize) -> Result<(), InvalidToolName> {
     match tools
         .iter()
-        .find(|tool| !rules::is_valid_tool_name(&tool.name))
+        .find(|tool| !rules::is_valid_tool_name(&tool.name) || tool.name.len() > max)
     {
         Some(tool) => Err(InvalidToolName {
             name: tool.name.clone(),
             path: tool.path.join(" "),
+            max,
         }),
         None => Ok(()),
     }
@@ -310,10 +314,58 @@ mod tests {
             RegistryError::InvalidToolName(InvalidToolName {
                 name: "app_my cmd".into(),
                 path: "app my cmd".into(),
+                max: 64,
             })
         );
-        let long = CommandSpec::new("x".repeat(129));
-        assert!(Registry::<()>::from_spec(long).is_err());
-        assert!(Registry::<()>::from_spec(CommandSpec::new("x".repeat(128))).is_ok());
+        // A given name is never changed: past the budget it is refused.
+        let mut given = CommandSpec::new("app");
+        given.mcp.name = Some("x".repeat(65));
+        assert!(Registry::<()>::from_spec(given.clone()).is_err());
+        given.mcp.max_name_len = Some(65);
+        assert!(Registry::<()>::from_spec(given).is_ok());
+    }
+
+    fn names(root: CommandSpec) -> Vec<String> {
+        let registry = Registry::<()>::from_spec(root).unwrap();
+        registry.tools().map(|tool| tool.name.clone()).collect()
+    }
+
+    fn tree(root: &str) -> CommandSpec {
+        let mut root = CommandSpec::new(root);
+        let mut task = CommandSpec::new("task");
+        task.subcommands.push(CommandSpec::new("add"));
+        task.subcommand_required = true;
+        root.subcommands.push(task);
+        root.subcommand_required = true;
+        root
+    }
+
+    #[test]
+    fn names_made_from_paths_follow_the_roots_prefix_and_budget() {
+        assert_eq!(names(tree("app")), ["app_task_add"]);
+        let mut short = tree("app");
+        short.mcp.prefix = Some("tc".into());
+        assert_eq!(names(short), ["tc_task_add"]);
+        let mut none = tree("app");
+        none.mcp.prefix = Some(String::new());
+        assert_eq!(names(none), ["task_add"]);
+        // A runnable root with an empty prefix keeps its own name.
+        let mut runnable = tree("app");
+        runnable.mcp.prefix = Some(String::new());
+        runnable.subcommand_required = false;
+        assert_eq!(names(runnable), ["app", "task_add"]);
+        // Past the budget: the end of the path and a hash.
+        let long = "a-very-long-root-command-name-indeed".repeat(2);
+        let served = names(tree(&long));
+        assert_eq!(served[0].len(), 64);
+        assert!(served[0].contains("indeed_task_add_"), "{}", served[0]);
+        assert!(
+            served[0].starts_with("ame-indeeda-very-long"),
+            "{}",
+            served[0]
+        );
+        let mut budget = tree(&long);
+        budget.mcp.max_name_len = Some(128);
+        assert_eq!(names(budget), [format!("{long}_task_add")]);
     }
 }

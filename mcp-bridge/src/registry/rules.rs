@@ -14,6 +14,73 @@ pub(crate) const MAX_TOOL_NAME: usize = 128;
 /// (`taskctl_task_add`).
 pub(crate) const PATH_SEPARATOR: &str = "_";
 
+/// The longest tool name served unless the root says otherwise with
+/// `#[mcp(max_name_len = N)]`: what common clients and the conformance
+/// suite accept (MCP itself allows 128).
+pub(crate) const DEFAULT_NAME_BUDGET: usize = 64;
+
+/// What a shortened name ends with: `_` and 8 hexadecimal digits.
+pub(crate) const HASH_SUFFIX_LEN: usize = 9;
+
+/// The budget a root sets (`0`: none set, the default applies).
+pub(crate) const fn name_budget(max_name_len: usize) -> usize {
+    if max_name_len == 0 {
+        DEFAULT_NAME_BUDGET
+    } else {
+        max_name_len
+    }
+}
+
+/// One step of the hash of a path-built name (32-bit FNV-1a).
+pub(crate) const fn hash_step(hash: u32, byte: u8) -> u32 {
+    (hash ^ byte as u32).wrapping_mul(0x0100_0193)
+}
+
+/// The hash of nothing yet.
+pub(crate) const HASH_START: u32 = 0x811c_9dc5;
+
+/// Whether a shortened name drops `byte` at the start of its kept tail.
+pub(crate) const fn is_separator(byte: u8) -> bool {
+    byte == b'_' || byte == b'.' || byte == b'-'
+}
+
+/// The `i`-th hexadecimal digit (most significant first) of a hash.
+pub(crate) const fn hash_digit(hash: u32, i: usize) -> u8 {
+    let nibble = ((hash >> (28 - 4 * i as u32)) & 0xf) as u8;
+    if nibble < 10 {
+        b'0' + nibble
+    } else {
+        b'a' + nibble - 10
+    }
+}
+
+/// The name a tool is served under when the name made from its path is
+/// longer than `budget`: the path's last `budget - 9` characters (without
+/// the separators they may start with, so the leaf command stays
+/// readable), `_`, and 8 hexadecimal digits of the whole name's hash, so
+/// two long paths that end alike still get two names. The compile-time
+/// check computes the same name byte by byte (`tree/check.rs`); the
+/// exposure test holds the two together.
+pub(crate) fn shorten(full: &str, budget: usize) -> String {
+    let bytes = full.as_bytes();
+    if bytes.len() <= budget {
+        return full.to_owned();
+    }
+    let mut start = bytes.len() - (budget - HASH_SUFFIX_LEN);
+    while start < bytes.len() && is_separator(bytes[start]) {
+        start += 1;
+    }
+    let mut hash = HASH_START;
+    for &byte in bytes {
+        hash = hash_step(hash, byte);
+    }
+    let mut out = String::with_capacity(budget);
+    out.push_str(&full[start..]);
+    out.push('_');
+    out.extend((0..8).map(|i| hash_digit(hash, i) as char));
+    out
+}
+
 /// Whether `name` is a valid MCP tool name: 1 to 128 characters of
 /// `A-Z a-z 0-9 _ . -`.
 pub(crate) const fn is_valid_tool_name(name: &str) -> bool {
@@ -83,5 +150,22 @@ mod tests {
         assert!(!is_valid_tool_name(""));
         assert!(!is_valid_tool_name("a b"));
         assert!(!is_valid_tool_name("tâche"));
+    }
+
+    #[test]
+    fn long_names_are_shortened_to_their_tail_and_a_hash() {
+        assert_eq!(shorten("app_task_add", 64), "app_task_add");
+        let long = format!("app_{}_remove-everything", "group".repeat(12));
+        let short = shorten(&long, 32);
+        assert_eq!(short.len(), 32);
+        assert!(short.starts_with("group_remove-everything_"), "{short}");
+        assert!(is_valid_tool_name(&short));
+        // Deterministic, and two paths ending alike differ by their hash.
+        assert_eq!(shorten(&long, 32), short);
+        let other = format!("app_{}_remove-everything", "gruop".repeat(12));
+        assert_ne!(shorten(&other, 32), short);
+        // Separators at the start of the kept tail are dropped.
+        let dotted = format!("{}_______leaf", "x".repeat(40));
+        assert!(shorten(&dotted, 20).starts_with("leaf_"));
     }
 }

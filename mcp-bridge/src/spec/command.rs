@@ -80,6 +80,14 @@ pub struct McpAttrs {
     /// its environment, as MCP's tool annotations say it.
     #[serde(skip_serializing_if = "ToolHints::is_empty")]
     pub hints: ToolHints,
+    /// `#[mcp(prefix = "...")]` (root only): what starts the tool names
+    /// made from paths, in place of the root's name (`""`: nothing).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prefix: Option<String>,
+    /// `#[mcp(max_name_len = N)]` (root only): the longest tool name; a
+    /// longer name made from a path is shortened (64 when not set).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_name_len: Option<usize>,
 }
 
 /// What a tool does to its environment: MCP's tool annotations
@@ -226,6 +234,12 @@ impl CommandSpec {
         if let Some(title) = layer.mcp_title {
             self.mcp.title = Some(title.to_owned());
         }
+        if let Some(prefix) = layer.mcp_prefix {
+            self.mcp.prefix = Some(prefix.to_owned());
+        }
+        if let Some(max) = layer.mcp_max_name_len {
+            self.mcp.max_name_len = Some(max);
+        }
         if let Some(icon) = layer.mcp_icon {
             self.mcp.icon = Some(icon.to_owned());
         }
@@ -252,6 +266,8 @@ pub struct CommandLayer {
     pub mcp_task: bool,
     pub mcp_title: Option<&'static str>,
     pub mcp_icon: Option<&'static str>,
+    pub mcp_prefix: Option<&'static str>,
+    pub mcp_max_name_len: Option<usize>,
     pub mcp_hints: ToolHints,
 }
 
@@ -272,6 +288,8 @@ impl CommandLayer {
         mcp_task: false,
         mcp_title: None,
         mcp_icon: None,
+        mcp_prefix: None,
+        mcp_max_name_len: None,
         mcp_hints: ToolHints::NONE,
     };
 }

@@ -14,6 +14,12 @@ pub struct Layer {
     pub mcp_skip: bool,
     /// `#[command(hide = ...)]`.
     pub hide: Option<bool>,
+    /// `#[mcp(prefix = "...")]`: what the root gives to the start of tool
+    /// names (root only).
+    pub mcp_prefix: Option<&'static str>,
+    /// `#[mcp(max_name_len = N)]`: the longest tool name (root only; `0`
+    /// when not set).
+    pub mcp_max_name_len: usize,
 }
 
 impl Layer {
@@ -22,6 +28,8 @@ impl Layer {
         mcp_name: None,
         mcp_skip: false,
         hide: None,
+        mcp_prefix: None,
+        mcp_max_name_len: 0,
     };
 }
 

@@ -1,12 +1,12 @@
 //! The checks: invalid names, over-long names, duplicate tools and
 //! duplicate properties, over the tables the walk filled.
 
-use super::msg::{push_command, push_tool_name, Msg};
+use super::msg::{push_command, push_path, push_tool_name, Msg};
 use super::report::CheckReport;
 use super::walk::{Prop, Table, NO_PARENT};
 use crate::registry::rules::{
-    is_exposed, is_runnable, offers, renames_farther, valid_segment, MAX_TOOL_NAME,
-    RENAME_SEPARATOR,
+    hash_digit, hash_step, is_exposed, is_runnable, is_separator, offers, renames_farther,
+    valid_segment, HASH_START, HASH_SUFFIX_LEN, RENAME_SEPARATOR,
 };
 use crate::spec::tree::{ArgsNode, SubNode};
 
@@ -28,6 +28,7 @@ const KIND_SEGMENT: u8 = 1;
 const KIND_LENGTH: u8 = 2;
 const KIND_TOOL: u8 = 3;
 const KIND_PROPERTY: u8 = 4;
+const KIND_ROOT_KEY: u8 = 5;
 
 const fn str_eq(a: &str, b: &str) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());
@@ -44,7 +45,9 @@ const fn str_eq(a: &str, b: &str) -> bool {
     true
 }
 
-/// Length of the name joined from `cmd` up to, and without, `stop`.
+/// Length of the name joined from `cmd` up to, and without, `stop`. An
+/// empty segment (a root's `prefix = ""`) adds nothing, not even a
+/// separator.
 const fn joined_len<const C: usize, const P: usize>(
     t: &Table<C, P>,
     cmd: usize,
@@ -52,13 +55,16 @@ const fn joined_len<const C: usize, const P: usize>(
 ) -> usize {
     let mut len = 0;
     let mut at = cmd;
-    let mut first = true;
+    let mut any = false;
     while at != stop && at != NO_PARENT {
-        if !first {
-            len += 1;
+        let seg = t.segment(at).len();
+        if seg > 0 {
+            if any {
+                len += 1;
+            }
+            len += seg;
+            any = true;
         }
-        len += t.cmds[at].name.len();
-        first = false;
         at = t.cmds[at].parent;
     }
     len
@@ -73,18 +79,131 @@ const fn joined_byte_back<const C: usize, const P: usize>(
 ) -> u8 {
     let mut at = cmd;
     while at != stop && at != NO_PARENT {
-        let name = t.cmds[at].name.as_bytes();
-        if k < name.len() {
-            return name[name.len() - 1 - k];
+        let name = t.segment(at).as_bytes();
+        if !name.is_empty() {
+            if k < name.len() {
+                return name[name.len() - 1 - k];
+            }
+            k -= name.len();
+            if k == 0 {
+                return b'_';
+            }
+            k -= 1;
         }
-        k -= name.len();
-        if k == 0 {
-            return b'_';
-        }
-        k -= 1;
         at = t.cmds[at].parent;
     }
     0
+}
+
+/// The name a tool is served under, where the root is known: given with
+/// `#[mcp(name)]`, or made from its path — with the root's `prefix`, the
+/// root's own name when that leaves nothing, and shortened by
+/// [`shorten`](crate::registry::rules::shorten)'s rule past the budget.
+#[derive(Clone, Copy)]
+pub(super) struct ToolName {
+    given: Option<&'static str>,
+    /// Length of the name made from the path.
+    full: usize,
+    /// Where the kept tail starts in it, when shortened.
+    start: usize,
+    shortened: bool,
+    hash: u32,
+    /// The length of the served name.
+    pub(super) len: usize,
+}
+
+impl ToolName {
+    pub(super) const EMPTY: ToolName = ToolName {
+        given: None,
+        full: 0,
+        start: 0,
+        shortened: false,
+        hash: 0,
+        len: 0,
+    };
+
+    pub(super) const fn of<const C: usize, const P: usize>(t: &Table<C, P>, cmd: usize) -> Self {
+        let given = match t.cmds[cmd].mcp_name {
+            Some(name) => Some(name),
+            None if joined_len(t, cmd, NO_PARENT) == 0 => Some(t.cmds[0].name),
+            None => None,
+        };
+        if let Some(name) = given {
+            return ToolName {
+                given,
+                len: name.len(),
+                ..ToolName::EMPTY
+            };
+        }
+        let full = joined_len(t, cmd, NO_PARENT);
+        let budget = t.budget();
+        if full <= budget {
+            return ToolName {
+                full,
+                len: full,
+                ..ToolName::EMPTY
+            };
+        }
+        let mut start = full - (budget - HASH_SUFFIX_LEN);
+        while start < full && is_separator(joined_byte_back(t, cmd, NO_PARENT, full - 1 - start)) {
+            start += 1;
+        }
+        let mut hash = HASH_START;
+        let mut p = 0;
+        while p < full {
+            hash = hash_step(hash, joined_byte_back(t, cmd, NO_PARENT, full - 1 - p));
+            p += 1;
+        }
+        ToolName {
+            given: None,
+            full,
+            start,
+            shortened: true,
+            hash,
+            len: full - start + HASH_SUFFIX_LEN,
+        }
+    }
+
+    /// The `p`-th byte of the served name of `cmd`.
+    pub(super) const fn byte<const C: usize, const P: usize>(
+        &self,
+        t: &Table<C, P>,
+        cmd: usize,
+        p: usize,
+    ) -> u8 {
+        if let Some(name) = self.given {
+            return name.as_bytes()[p];
+        }
+        if !self.shortened {
+            return joined_byte_back(t, cmd, NO_PARENT, self.full - 1 - p);
+        }
+        let tail = self.full - self.start;
+        if p < tail {
+            joined_byte_back(t, cmd, NO_PARENT, self.full - 1 - (self.start + p))
+        } else if p == tail {
+            b'_'
+        } else {
+            hash_digit(self.hash, p - tail - 1)
+        }
+    }
+}
+
+/// The served names of the tools, where the root is known.
+const fn tool_names<const C: usize, const P: usize>(
+    t: &Table<C, P>,
+    tool: &[bool; C],
+) -> [ToolName; C] {
+    let mut names = [ToolName::EMPTY; C];
+    if t.root_known {
+        let mut c = 0;
+        while c < t.nc {
+            if tool[c] {
+                names[c] = ToolName::of(t, c);
+            }
+            c += 1;
+        }
+    }
+    names
 }
 
 /// Whether two commands have the same name joined from their path below
@@ -102,23 +221,6 @@ const fn path_eq<const C: usize, const P: usize>(
     let mut k = 0;
     while k < len {
         if joined_byte_back(t, a, stop, k) != joined_byte_back(t, b, stop, k) {
-            return false;
-        }
-        k += 1;
-    }
-    true
-}
-
-/// Whether the full path name of `cmd` is `name`.
-const fn path_is<const C: usize, const P: usize>(t: &Table<C, P>, cmd: usize, name: &str) -> bool {
-    let bytes = name.as_bytes();
-    let len = joined_len(t, cmd, NO_PARENT);
-    if len != bytes.len() {
-        return false;
-    }
-    let mut k = 0;
-    while k < len {
-        if joined_byte_back(t, cmd, NO_PARENT, k) != bytes[len - 1 - k] {
             return false;
         }
         k += 1;
@@ -188,23 +290,48 @@ const fn finish<const C: usize, const P: usize>(
         c += 1;
     }
 
-    // Full tool names longer than MCP allows (only where the root is known).
+    let names = tool_names(t, &tool);
+
+    // Root-only keys on another command (reported by the derive that
+    // declares the command).
+    let mut c = 1;
+    while c < n {
+        if t.cmds[c].has_root_keys && t.cmds[c].owner == 0 {
+            let mut msg = Msg::new();
+            msg.push("`#[mcp(prefix)]` and `#[mcp(max_name_len)]` shape every tool name, so they belong on the root; ");
+            msg.push(t.cmds[c].origin);
+            msg.push(" is the command `");
+            push_path(&mut msg, t, c, " ");
+            msg.push("`: name its tool with `#[mcp(name = \"...\")]`, or move the key to the root");
+            report.add(t.cmds[c].site, KIND_ROOT_KEY, c, 0, msg);
+        }
+        c += 1;
+    }
+
+    // Given tool names longer than the root's budget (path-built ones are
+    // shortened; only where the root is known).
     if t.root_known {
+        let budget = t.budget();
         let mut j = 0;
         while j < n {
-            if tool[j] && t.cmds[j].mcp_name.is_none() {
-                let len = joined_len(t, j, NO_PARENT);
-                if len > MAX_TOOL_NAME && all_segments_valid(t, j) {
-                    let mut msg = Msg::new();
-                    msg.push("the tool name `");
-                    push_tool_name(&mut msg, t, j);
-                    msg.push("` of ");
-                    msg.push(t.cmds[j].origin);
-                    msg.push(" is ");
-                    msg.push_number(len);
-                    msg.push(" characters long; MCP allows at most 128: set a shorter one with `#[mcp(name = \"...\")]`");
-                    report.add(t.cmds[j].site, KIND_LENGTH, j, 0, msg);
+            if tool[j] && t.cmds[j].mcp_name.is_some() && names[j].len > budget {
+                let mut msg = Msg::new();
+                msg.push("the tool name `");
+                push_tool_name(&mut msg, t, j);
+                msg.push("` of ");
+                msg.push(t.cmds[j].origin);
+                msg.push(" is ");
+                msg.push_number(names[j].len);
+                msg.push(" characters long; tool names are at most ");
+                msg.push_number(budget);
+                if t.cmds[0].max_name_len == 0 {
+                    msg.push(" characters by default (what common clients accept): set a shorter name, or raise the limit with `#[mcp(max_name_len = N)]` on the root (at most 128)");
+                } else {
+                    msg.push(
+                        " characters here (`#[mcp(max_name_len)]` on the root): set a shorter name",
+                    );
                 }
+                report.add(t.cmds[j].site, KIND_LENGTH, j, 0, msg);
             }
             j += 1;
         }
@@ -216,7 +343,7 @@ const fn finish<const C: usize, const P: usize>(
         if tool[j] {
             let mut i = 0;
             while i < j {
-                if tool[i] && same_tool_name(t, i, j) {
+                if tool[i] && same_tool_name(t, &names, i, j) {
                     let mut msg = Msg::new();
                     msg.push("two tools are named `");
                     push_tool_name(&mut msg, t, j);
@@ -224,6 +351,11 @@ const fn finish<const C: usize, const P: usize>(
                     push_command(&mut msg, t, i);
                     msg.push(" and ");
                     push_command(&mut msg, t, j);
+                    if names[i].shortened || names[j].shortened {
+                        msg.push(" (a name longer than ");
+                        msg.push_number(t.budget());
+                        msg.push(" characters is shortened to its end and a hash)");
+                    }
                     msg.push("; give one of them another name with `#[mcp(name = \"...\")]`");
                     report.add(t.cmds[j].site, KIND_TOOL, i, j, msg);
                     break;
@@ -343,30 +475,39 @@ impl<const C: usize, const P: usize> Groups<C, P> {
     }
 }
 
-const fn all_segments_valid<const C: usize, const P: usize>(t: &Table<C, P>, cmd: usize) -> bool {
-    let mut at = cmd;
-    while at != NO_PARENT {
-        if !valid_segment(t.cmds[at].name) {
-            return false;
-        }
-        at = t.cmds[at].parent;
-    }
-    true
-}
-
 const fn same_tool_name<const C: usize, const P: usize>(
     t: &Table<C, P>,
+    names: &[ToolName; C],
     i: usize,
     j: usize,
 ) -> bool {
     let (a, b) = (&t.cmds[i], &t.cmds[j]);
+    if t.root_known {
+        // Every name is known: compare what is served. Two names of one
+        // nested type, both given or both made from paths, were compared by
+        // that type's derive (below its own command, the same comparison).
+        if a.mcp_name.is_some() == b.mcp_name.is_some() && !ours(a.owner, b.owner) {
+            return false;
+        }
+        let (x, y) = (&names[i], &names[j]);
+        if x.len != y.len {
+            return false;
+        }
+        let mut p = 0;
+        while p < x.len {
+            if x.byte(t, i, p) != y.byte(t, j, p) {
+                return false;
+            }
+            p += 1;
+        }
+        return true;
+    }
     match (a.mcp_name, b.mcp_name) {
         (Some(x), Some(y)) => ours(a.owner, b.owner) && str_eq(x, y),
         // The host's own (relative) name is empty, every other is not.
         (None, None) => ours(a.owner, b.owner) && i != 0 && path_eq(t, i, j, 0),
         // A given name against one made from a path: needs the root.
-        (Some(x), None) => t.root_known && path_is(t, j, x),
-        (None, Some(y)) => t.root_known && path_is(t, i, y),
+        _ => false,
     }
 }
 

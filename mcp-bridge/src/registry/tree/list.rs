@@ -2,9 +2,9 @@
 //! walk and the same rules, so a test can hold them against what the
 //! [`Registry`](crate::Registry) serves.
 
-use super::check::{exposure, is_renamed, Groups};
-use super::walk::{Table, NO_PARENT};
-use crate::registry::rules::{PATH_SEPARATOR, RENAME_SEPARATOR};
+use super::check::{exposure, is_renamed, Groups, ToolName};
+use super::walk::Table;
+use crate::registry::rules::RENAME_SEPARATOR;
 use crate::spec::tree::ArgsNode;
 
 /// One tool as the compile-time check sees it: its name and its property
@@ -31,19 +31,9 @@ pub fn tools_of_root<const C: usize, const P: usize>(node: &ArgsNode) -> Vec<Che
         if !is_tool {
             continue;
         }
-        let name = match t.cmds[index].mcp_name {
-            Some(name) => name.to_owned(),
-            None => {
-                let mut path = Vec::new();
-                let mut at = index;
-                while at != NO_PARENT {
-                    path.push(t.cmds[at].name);
-                    at = t.cmds[at].parent;
-                }
-                path.reverse();
-                path.join(PATH_SEPARATOR)
-            }
-        };
+        let served = ToolName::of(&t, index);
+        let bytes: Vec<u8> = (0..served.len).map(|p| served.byte(&t, index, p)).collect();
+        let name = String::from_utf8_lossy(&bytes).into_owned();
         let count = groups.offered(&t, index, &mut visible);
         let properties = (0..count)
             .map(|at| {

@@ -1,5 +1,6 @@
 //! Messages built at compile time, into fixed-size buffers.
 
+use super::check::ToolName;
 use super::walk::{Table, NO_PARENT};
 
 pub(super) const MSG_LEN: usize = 640;
@@ -102,7 +103,7 @@ const fn chain<const C: usize, const P: usize>(
 
 /// The command path joined with `sep`; `…` stands for the unknown part
 /// above the checking type.
-const fn push_path<const C: usize, const P: usize>(
+pub(super) const fn push_path<const C: usize, const P: usize>(
     msg: &mut Msg,
     t: &Table<C, P>,
     cmd: usize,
@@ -128,6 +129,18 @@ pub(super) const fn push_tool_name<const C: usize, const P: usize>(
     t: &Table<C, P>,
     cmd: usize,
 ) {
+    if t.root_known {
+        // The name served, shortened or not.
+        let name = ToolName::of(t, cmd);
+        let mut buf = [0u8; 128];
+        let mut p = 0;
+        while p < name.len && p < buf.len() {
+            buf[p] = name.byte(t, cmd, p);
+            p += 1;
+        }
+        msg.copy(&buf, p);
+        return;
+    }
     match t.cmds[cmd].mcp_name {
         Some(name) => msg.push(name),
         None => push_path(msg, t, cmd, "_"),

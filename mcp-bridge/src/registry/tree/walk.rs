@@ -61,6 +61,13 @@ pub(super) struct Cmd {
     pub(super) name: &'static str,
     pub(super) parent: usize,
     pub(super) mcp_name: Option<&'static str>,
+    /// `#[mcp(prefix)]`, meaningful on the root only.
+    pub(super) prefix: Option<&'static str>,
+    /// `#[mcp(max_name_len)]` (`0`: not set), meaningful on the root only.
+    pub(super) max_name_len: usize,
+    /// A root-only key (`prefix`, `max_name_len`) was given on this
+    /// command's attributes.
+    pub(super) has_root_keys: bool,
     pub(super) skip: bool,
     pub(super) hide: bool,
     pub(super) sub_required: bool,
@@ -77,6 +84,9 @@ impl Cmd {
         name: "",
         parent: NO_PARENT,
         mcp_name: None,
+        prefix: None,
+        max_name_len: 0,
+        has_root_keys: false,
         skip: false,
         hide: false,
         sub_required: false,
@@ -120,6 +130,22 @@ pub(super) struct Table<const C: usize, const P: usize> {
     pub(super) root_known: bool,
 }
 
+impl<const C: usize, const P: usize> Table<C, P> {
+    /// What command `cmd` adds to the tool names made from paths through
+    /// it: its name, or for the root its `#[mcp(prefix)]` (maybe empty).
+    pub(super) const fn segment(&self, cmd: usize) -> &'static str {
+        match self.cmds[cmd].prefix {
+            Some(prefix) if cmd == 0 && self.root_known => prefix,
+            _ => self.cmds[cmd].name,
+        }
+    }
+
+    /// The longest tool name the root allows.
+    pub(super) const fn budget(&self) -> usize {
+        crate::registry::rules::name_budget(self.cmds[0].max_name_len)
+    }
+}
+
 /// Where the walk is: at the checking derive's own items (`top`), the site
 /// of the top-level item it went through, and the owner.
 #[derive(Clone, Copy)]
@@ -154,6 +180,14 @@ const fn apply<const C: usize, const P: usize>(t: &mut Table<C, P>, cmd: usize, 
     }
     if layer.mcp_skip {
         t.cmds[cmd].skip = true;
+    }
+    if let Some(prefix) = layer.mcp_prefix {
+        t.cmds[cmd].prefix = Some(prefix);
+        t.cmds[cmd].has_root_keys = true;
+    }
+    if layer.mcp_max_name_len != 0 {
+        t.cmds[cmd].max_name_len = layer.mcp_max_name_len;
+        t.cmds[cmd].has_root_keys = true;
     }
     if let Some(hide) = layer.hide {
         t.cmds[cmd].hide = hide;
