@@ -57,6 +57,7 @@ pub enum TaskCommand {
     Add(AddArgs),
 
     /// List tasks, most urgent first
+    #[command(visible_alias = "ls")]
     #[mcp(title = "List tasks", read_only, open_world = false)]
     List {
         /// Only tasks with this status

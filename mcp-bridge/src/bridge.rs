@@ -13,7 +13,7 @@ use rmcp::ServiceExt;
 use crate::error::RegistryError;
 use crate::handler::{Handler, IntoHandler};
 use crate::io::Io;
-use crate::registry::Registry;
+use crate::registry::{Registry, ToolMode};
 use crate::serve::{BridgeServer, Limits};
 use crate::spec::CommandSpec;
 use crate::traits::McpCommand;
@@ -71,6 +71,7 @@ pub struct Bridge<C> {
     grace: Duration,
     isolate: bool,
     hide_command: bool,
+    tool_mode: ToolMode,
 }
 
 impl<C: McpCommand + Send + 'static> Bridge<C> {
@@ -83,7 +84,16 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
             grace: Duration::from_secs(10),
             isolate: false,
             hide_command: false,
+            tool_mode: ToolMode::Flat,
         }
+    }
+
+    /// How `tools/list` presents the commands unless `mcp serve` is given
+    /// `--flat`, `--grouped` or `--search` (see [`ToolMode`]; flat by
+    /// default).
+    pub fn tool_mode(mut self, mode: ToolMode) -> Self {
+        self.tool_mode = mode;
+        self
     }
 
     /// Renames the bridge's command (default `mcp`), for CLIs that already
@@ -133,14 +143,19 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
 
     /// The MCP server this bridge would serve.
     pub fn server(&self) -> Result<BridgeServer, RegistryError> {
-        Ok(self.server_from(Registry::new()?))
+        self.server_from(Registry::new()?, &self.tool_mode)
     }
 
-    fn server_from(&self, registry: Registry<C>) -> BridgeServer {
+    fn server_from(
+        &self,
+        registry: Registry<C>,
+        mode: &ToolMode,
+    ) -> Result<BridgeServer, RegistryError> {
         let limits = self.limits.clone();
         BridgeServer::from_registry(registry, self.handler.clone())
             .limits(|set| *set = limits)
             .isolate_calls(self.isolate)
+            .tool_mode(mode)
     }
 
     /// Runs with the process's arguments. An `async` handler runs on a
@@ -398,17 +413,28 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
         if let Err(error) = registry.pin(&pins) {
             return fail(&error);
         }
-        if let Some(("serve", serve)) = matches.subcommand() {
-            if let Err(error) = select_tools(&mut registry, serve) {
+        let mut mode = self.tool_mode.clone();
+        if let Some((sub @ ("serve" | "tools"), options)) = matches.subcommand() {
+            if let Some(chosen) = tool_mode(options) {
+                mode = chosen;
+            }
+            if sub == "tools" {
+                // Listed as `serve` would list them.
+            } else if let Err(error) = select_tools(&mut registry, options) {
                 return fail(&error);
             }
+        }
+        if let Some(("serve", serve)) = matches.subcommand() {
             if let Some(dir) = serve.get_one::<PathBuf>("cwd") {
                 if let Err(error) = std::env::set_current_dir(dir) {
                     return fail(&format!("--cwd {}: {error}", dir.display()));
                 }
             }
         }
-        let server = self.server_from(registry);
+        let server = match self.server_from(registry, &mode) {
+            Ok(server) => server,
+            Err(error) => return fail(&error),
+        };
         match matches.subcommand() {
             Some(("tools", sub)) => print_tools(&server, sub.get_one::<PathBuf>("output")),
             Some((action @ ("install" | "uninstall"), sub)) => {
@@ -541,6 +567,67 @@ fn pinned_values<C: McpCommand>(
     Ok(pins)
 }
 
+/// The mode `--flat`, `--grouped [DEPTH]` or `--search` (with `--pin`)
+/// asks for, if any.
+fn tool_mode(options: &clap::ArgMatches) -> Option<ToolMode> {
+    if options.get_flag("flat") {
+        return Some(ToolMode::Flat);
+    }
+    if let Some(depth) = options.get_one::<usize>("grouped") {
+        return Some(ToolMode::Grouped { depth: *depth });
+    }
+    if options.get_flag("search") {
+        let pinned = options
+            .get_many::<String>("pin")
+            .map(|values| values.cloned().collect())
+            .unwrap_or_default();
+        return Some(ToolMode::Search { pinned });
+    }
+    None
+}
+
+/// `--flat`, `--grouped [DEPTH]`, `--search` and `--pin`, for `serve` and
+/// `tools`.
+fn mode_args(command: clap::Command) -> clap::Command {
+    use clap::{value_parser, Arg, ArgAction};
+    command
+        .arg(
+            Arg::new("flat")
+                .long("flat")
+                .action(ArgAction::SetTrue)
+                .help_heading("Tool list")
+                .help("List every command as a tool with its full schema (the default)"),
+        )
+        .arg(
+            Arg::new("grouped")
+                .long("grouped")
+                .value_name("DEPTH")
+                .num_args(0..=1)
+                .default_missing_value("0")
+                .value_parser(value_parser!(usize))
+                .conflicts_with_all(["flat", "search"])
+                .help_heading("Tool list")
+                .help("List the commands under each command DEPTH levels down (0, the default: the whole CLI) as one tool taking `command` and `arguments`; `help: true` gives a command's schema"),
+        )
+        .arg(
+            Arg::new("search")
+                .long("search")
+                .action(ArgAction::SetTrue)
+                .conflicts_with("flat")
+                .help_heading("Tool list")
+                .help("List two tools, `search_tools` (words -> the matching tools' definitions) and `call_tool`, instead of every command"),
+        )
+        .arg(
+            Arg::new("pin")
+                .long("pin")
+                .value_name("PATTERN")
+                .action(ArgAction::Append)
+                .requires("search")
+                .help_heading("Tool list")
+                .help("With --search, also list the tools whose name matches (`*` and `?`; repeatable)"),
+        )
+}
+
 /// Keeps the tools `--include` and `--exclude` select.
 fn select_tools<C>(registry: &mut Registry<C>, serve: &clap::ArgMatches) -> Result<(), String> {
     let patterns = |id: &str| -> Vec<wildmatch::WildMatch> {
@@ -667,7 +754,7 @@ fn bridge_command(bin: &str, name: &str) -> clap::Command {
         .arg_required_else_help(true)
         .subcommand(serve_command())
         .subcommand(
-            Command::new("tools")
+            mode_args(Command::new("tools"))
                 .about("Print the tool definitions as `tools/list` returns them, as JSON")
                 .arg(
                     Arg::new("output")
@@ -756,7 +843,7 @@ fn install_command(name: &'static str, about: &'static str) -> clap::Command {
 fn serve_command() -> clap::Command {
     use clap::{value_parser, Arg, ArgAction, Command};
     let http_only = |arg: Arg| arg.requires("http").help_heading("HTTP");
-    Command::new("serve")
+    mode_args(Command::new("serve"))
         .about("Serve every command as an MCP tool, over stdio (JSON-RPC) or Streamable HTTP")
         .arg(
             Arg::new("cli-args")

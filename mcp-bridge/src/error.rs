@@ -215,6 +215,11 @@ pub enum RegistryError {
     /// A tool name breaks the MCP rule.
     #[error(transparent)]
     InvalidToolName(#[from] InvalidToolName),
+    /// The tools cannot be listed in the [`ToolMode`](crate::ToolMode)
+    /// asked for (a made tool's name is taken, a pinned pattern matches
+    /// nothing).
+    #[error("{0}")]
+    ToolMode(String),
     /// Two properties of one tool have one name (a spec built by hand: the
     /// derive refuses it at compile time).
     #[error("the tool `{tool}` has two properties named `{name}`; rename one with #[mcp(name = \"...\")]")]

@@ -81,7 +81,7 @@ pub use error::{
 pub use handler::IntoHandler;
 pub use io::{Io, Report};
 pub use mcp_bridge_derive::McpTool;
-pub use registry::Registry;
+pub use registry::{Registry, ToolMode};
 pub use serve::{BridgeServer, CallOutcome};
 pub use traits::{McpArgs, McpCommand, McpSubcommand};
 

@@ -97,3 +97,72 @@ fn python_sdk_client_over_stateless_http() {
 fn python_sdk_client_over_stateless_http_with_protocol_2026_07_28() {
     run_client_over_http(Some("2026-07-28"), &["--stateless"]);
 }
+
+/// The grouped and search modes (`tests/python/tool_modes_client.py`),
+/// over stdio, or over HTTP with `http` extra arguments.
+fn run_modes_client(mode: &str, http: Option<&[&str]>) {
+    let Some(python) = python() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("tasks.json");
+    let serve: Vec<String> = match mode {
+        "grouped" => vec!["--grouped".into(), "1".into()],
+        _ => vec!["--search".into()],
+    };
+    let mut command = Command::new(python);
+    command
+        .arg(common::workspace_root().join("tests/python/tool_modes_client.py"))
+        .args(["--mode", mode]);
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let _server = match http {
+        Some(extra) => {
+            let mut cmd = tokio::process::Command::new(common::taskctl());
+            cmd.arg("--db")
+                .arg(&db)
+                .args(["mcp", "serve", "--http", "127.0.0.1:0"])
+                .args(&serve)
+                .args(extra)
+                .env("MCP_BRIDGE_LOG", "warn,mcp_bridge=info");
+            let (server, url) = runtime.block_on(common::http::spawn(cmd));
+            command.args(["--url", &url]);
+            Some(server)
+        }
+        None => {
+            command
+                .arg("--")
+                .arg(common::taskctl())
+                .arg("--db")
+                .arg(&db)
+                .args(["mcp", "serve"])
+                .args(&serve);
+            None
+        }
+    };
+    let output = command.output().expect("python runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success() && stdout.trim_end().ends_with("passed, 0 failed"),
+        "Python SDK client ({mode}) failed ({:?}):\n{stdout}\n--- stderr ---\n{}",
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+#[test]
+fn python_sdk_client_grouped_over_stdio() {
+    run_modes_client("grouped", None);
+}
+
+#[test]
+fn python_sdk_client_search_over_stdio() {
+    run_modes_client("search", None);
+}
+
+#[test]
+fn python_sdk_client_grouped_over_stateless_http() {
+    run_modes_client("grouped", Some(&["--stateless"]));
+}
+
+#[test]
+fn python_sdk_client_search_over_http_with_sessions() {
+    run_modes_client("search", Some(&[]));
+}

@@ -1,6 +1,8 @@
 //! Flattening: the command tree becomes the list of tools, by the rules of
 //! [`super::rules`].
 
+use std::collections::HashMap;
+
 use crate::spec::relations::describe_rules;
 use crate::spec::{CommandSpec, ParamSpec, Renamed, ToolSpec};
 
@@ -9,9 +11,27 @@ use super::rules::{
     RENAME_SEPARATOR,
 };
 
-/// Every tool of the tree under `root`, in the order of the tree.
-pub(crate) fn tools(root: &CommandSpec) -> Vec<ToolSpec> {
-    let mut out = Vec::new();
+/// What the grouped and search modes need of the exposed commands that
+/// the tools do not carry: the help text of commands that are no tool
+/// themselves, and every command's aliases (by command path, root first;
+/// only commands that have some).
+#[derive(Debug, Default)]
+pub(crate) struct Outline {
+    pub(crate) abouts: HashMap<Vec<String>, String>,
+    pub(crate) aliases: HashMap<Vec<String>, Vec<String>>,
+}
+
+/// What the walk found: each tool, with whether its name was given.
+#[derive(Default)]
+struct Found {
+    tools: Vec<(ToolSpec, bool)>,
+    outline: Outline,
+}
+
+/// Every tool of the tree under `root`, in the order of the tree, and the
+/// [`Outline`] of the exposed commands.
+pub(crate) fn tools_and_outline(root: &CommandSpec) -> (Vec<ToolSpec>, Outline) {
+    let mut found = Found::default();
     collect_tools(
         root,
         &mut Vec::new(),
@@ -19,22 +39,23 @@ pub(crate) fn tools(root: &CommandSpec) -> Vec<ToolSpec> {
         &[],
         &mut Vec::new(),
         None,
-        &mut out,
+        &mut found,
     );
+    let Found { mut tools, outline } = found;
     let budget = root.mcp.max_name_len.unwrap_or(DEFAULT_NAME_BUDGET);
-    for (tool, given) in &mut out {
+    for (tool, given) in &mut tools {
         if !*given {
             tool.name = served_name(&tool.path, root, budget);
         }
     }
-    out.into_iter().map(|(tool, _)| tool).collect()
+    (tools.into_iter().map(|(tool, _)| tool).collect(), outline)
 }
 
 /// The name a tool without `#[mcp(name)]` is served under: its path joined
 /// by [`PATH_SEPARATOR`], starting with the root's `prefix` in place of its
 /// name (an empty prefix adds nothing; the root's name when nothing is
 /// left), [`shorten`]ed past the budget.
-fn served_name(path: &[String], root: &CommandSpec, budget: usize) -> String {
+pub(crate) fn served_name(path: &[String], root: &CommandSpec, budget: usize) -> String {
     let first = root.mcp.prefix.as_deref().unwrap_or(&root.name);
     let segments: Vec<&str> = std::iter::once(first)
         .chain(path.iter().skip(1).map(String::as_str))
@@ -105,7 +126,7 @@ fn collect_tools(
     hidden: &[ParamSpec],
     route: &mut Vec<u32>,
     icon: Option<&str>,
-    out: &mut Vec<(ToolSpec, bool)>,
+    out: &mut Found,
 ) {
     // Only reached when the parent is exposed.
     let icon = node.mcp.icon.as_deref().or(icon);
@@ -127,7 +148,18 @@ fn collect_tools(
         command: node.name.clone(),
     }));
 
-    if is_runnable(!node.subcommands.is_empty(), node.subcommand_required) {
+    if !node.aliases.is_empty() {
+        out.outline
+            .aliases
+            .insert(path.clone(), node.aliases.clone());
+    }
+    let runnable = is_runnable(!node.subcommands.is_empty(), node.subcommand_required);
+    if !runnable {
+        if let Some(about) = node.mcp.description.as_ref().or(node.about.as_ref()) {
+            out.outline.abouts.insert(path.clone(), about.clone());
+        }
+    }
+    if runnable {
         let (params, renamed) = properties(&on_path, depth);
         // A name made from the path is set once the whole tree is known.
         let given = node.mcp.name.is_some();
@@ -155,7 +187,7 @@ fn collect_tools(
             tool.description.push_str(&rules.join("; "));
             tool.description.push('.');
         }
-        out.push((tool, given));
+        out.tools.push((tool, given));
     }
 
     for sub in &node.subcommands {

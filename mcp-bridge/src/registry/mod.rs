@@ -7,6 +7,7 @@
 
 mod flatten;
 pub(crate) mod rules;
+mod surface;
 #[doc(hidden)]
 pub(crate) mod tree;
 
@@ -19,6 +20,9 @@ use crate::error::{CallError, DuplicateTool, InvalidToolName, RegistryError};
 use crate::spec::relations::any_rules;
 use crate::spec::{CommandSpec, ToolSpec};
 use crate::traits::McpCommand;
+
+pub use surface::ToolMode;
+pub(crate) use surface::{Listed, Resolved, Shown, Surface};
 
 struct Entry {
     spec: ToolSpec,
@@ -56,6 +60,7 @@ struct Entry {
 /// ```
 pub struct Registry<C> {
     root: CommandSpec,
+    outline: flatten::Outline,
     entries: Vec<Entry>,
     by_name: HashMap<String, usize>,
     cli: PhantomData<fn() -> C>,
@@ -86,7 +91,7 @@ impl<C: McpCommand> Registry<C> {
 impl<C> Registry<C> {
     /// Builds the table from an explicit tree (it must be `C`'s).
     pub fn from_spec(mut root: CommandSpec) -> Result<Self, RegistryError> {
-        let specs = flatten::tools(&root);
+        let (specs, outline) = flatten::tools_and_outline(&root);
         // The tools now hold everything below the root; keeping the tree
         // too would hold the CLI's description twice in memory.
         root.subcommands = Vec::new();
@@ -119,6 +124,7 @@ impl<C> Registry<C> {
         }
         Ok(Self {
             root,
+            outline,
             entries,
             by_name,
             cli: PhantomData,

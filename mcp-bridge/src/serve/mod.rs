@@ -36,7 +36,7 @@ use tokio_util::sync::CancellationToken;
 use crate::error::{ArgError, CallError, RegistryError};
 use crate::handler::{Handler, IntoHandler, Job};
 use crate::io::{Io, ProgressFn};
-use crate::registry::Registry;
+use crate::registry::{Listed, Registry, Resolved, Shown, Surface, ToolMode};
 use crate::spec::{CommandSpec, ToolSpec};
 use crate::traits::McpCommand;
 
@@ -64,6 +64,10 @@ trait Dispatch: Send + Sync {
         tool: &str,
         arguments: &Map<String, Value>,
     ) -> Result<(usize, Job), CallError>;
+    /// [`prepare`](Dispatch::prepare) for the tool at `index`.
+    fn prepare_at(&self, index: usize, arguments: &Map<String, Value>) -> Result<Job, CallError>;
+    /// What `tools/list` shows in `mode` (`None`: every tool, flat).
+    fn surface(&self, mode: &ToolMode) -> Result<Option<Surface>, String>;
 }
 
 struct Typed<C> {
@@ -87,14 +91,26 @@ impl<C: McpCommand + Send + 'static> Dispatch for Typed<C> {
             .ok_or_else(|| CallError::UnknownTool {
                 name: tool.to_owned(),
             })?;
+        Ok((index, self.prepare_at(index, arguments)?))
+    }
+
+    fn prepare_at(&self, index: usize, arguments: &Map<String, Value>) -> Result<Job, CallError> {
         let cli = self.registry.build_at(index, arguments)?;
-        Ok((index, self.handler.bind(cli)))
+        Ok(self.handler.bind(cli))
+    }
+
+    fn surface(&self, mode: &ToolMode) -> Result<Option<Surface>, String> {
+        Surface::new(&self.registry, mode)
     }
 }
 
 struct Shared {
     typed: Box<dyn Dispatch>,
+    /// What `tools/list` answers: every tool (flat), or the surface's.
     listed: ListToolsResult,
+    /// In the grouped and search modes: how the listed tools route calls,
+    /// and every tool as it is (for `help` and searches).
+    surface: Option<(Surface, Vec<Tool>)>,
     /// How each tool runs, in table order.
     policies: Vec<CommandPolicy>,
     info: ServerConfig,
@@ -199,6 +215,7 @@ impl BridgeServer {
             shared: Arc::new(Shared {
                 typed: Box::new(Typed { registry, handler }),
                 listed: ListToolsResult::with_all_items(tools),
+                surface: None,
                 policies,
                 info,
                 exec: Executor::new(),
@@ -218,6 +235,111 @@ impl BridgeServer {
             None => tracing::warn!("setting ignored: the server is already shared"),
         }
         self
+    }
+
+    /// Lists the tools in `mode` instead of one by one (see [`ToolMode`]);
+    /// errors when a tool the mode makes has a name already taken, or a
+    /// pinned pattern matches no tool.
+    pub fn tool_mode(mut self, mode: &ToolMode) -> Result<Self, RegistryError> {
+        let surface = self
+            .shared
+            .typed
+            .surface(mode)
+            .map_err(RegistryError::ToolMode)?;
+        let Some(shared) = Arc::get_mut(&mut self.shared) else {
+            return Err(RegistryError::ToolMode(
+                "the tool mode is set before the server is shared".to_owned(),
+            ));
+        };
+        let flat = match &mut shared.surface {
+            Some((_, flat)) => std::mem::take(flat),
+            None => std::mem::take(&mut shared.listed.tools),
+        };
+        match surface {
+            None => {
+                shared.listed = ListToolsResult::with_all_items(flat);
+                shared.surface = None;
+            }
+            Some(surface) => {
+                let tools = surface
+                    .shown
+                    .iter()
+                    .map(|shown| match shown {
+                        Shown::Tool(index) => flat[*index].clone(),
+                        Shown::Group(group) => made_tool(&group.listed),
+                        Shown::Search(listed) | Shown::Call(listed) => made_tool(listed),
+                    })
+                    .collect();
+                shared.listed = ListToolsResult::with_all_items(tools);
+                shared.surface = Some((surface, flat));
+            }
+        }
+        Ok(self)
+    }
+
+    /// Runs a call whose tool is found and whose value is built (or
+    /// refused): within the limits, as a task when asked, cancellable.
+    async fn run_prepared(
+        &self,
+        tool: String,
+        prepared: Result<(usize, Job), CallError>,
+        arguments: Map<String, Value>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let shared = &self.shared;
+        let (index, job) = match prepared {
+            Ok(prepared) => prepared,
+            Err(CallError::UnknownTool { name }) => {
+                tracing::warn!(tool = %name, "call to an unknown tool");
+                return Err(ErrorData::invalid_params(
+                    CallError::UnknownTool { name }.to_string(),
+                    None,
+                ));
+            }
+            Err(CallError::InvalidArguments(error)) => {
+                tracing::debug!(%error, "invalid arguments");
+                return Ok(invalid_arguments(&error).into_result().into());
+            }
+            Err(error) => return Err(ErrorData::internal_error(error.to_string(), None)),
+        };
+        let policy = shared.policies[index];
+        // Checked here, built again by the child from the same arguments.
+        let job = match policy.isolate || shared.isolate_all {
+            true => Job::Isolated {
+                tool: tool.clone(),
+                arguments,
+            },
+            false => job,
+        };
+        let wants_task = policy.task
+            && context
+                .client_capabilities()
+                .is_some_and(|capabilities| capabilities.supports_tasks());
+        if wants_task {
+            return Ok(self.start_task(tool, job, policy));
+        }
+        let cancel = CancellationToken::new();
+        let key = (self.session.id, context.id.clone());
+        if let Ok(mut in_flight) = shared.in_flight.lock() {
+            in_flight.insert(key.clone(), cancel.clone());
+        }
+        let _in_flight = InFlight { shared, id: key };
+        let (outbox, progress, log) = call_notifications(&self.session, &tool, &context);
+        let watch = Watch {
+            cancel,
+            progress,
+            log,
+        };
+        let outcome = shared.exec.run(&tool, job, policy, watch).await;
+        if let Some(outbox) = outbox {
+            // Progress and logs first, then the answer.
+            outbox.flush().await;
+        }
+        match outcome {
+            Some(outcome) => Ok(outcome.into_result().into()),
+            // Cancelled: rmcp sends no answer for it.
+            None => Err(ErrorData::internal_error("the call was cancelled", None)),
+        }
     }
 
     /// Answers a call still running after `timeout` with an error naming
@@ -448,6 +570,49 @@ fn invalid_arguments(error: &ArgError) -> CallOutcome {
     }
 }
 
+/// The answer of a grouped or search call that runs no tool: a command's
+/// definition, the tools a search found, or a refusal (`isError`, the
+/// message alone: no command ran).
+fn surface_answer(answered: Resolved<'_>, surface: &Surface, flat: &[Tool]) -> CallToolResult {
+    let text = match answered {
+        Resolved::Help { index, group } => {
+            let tool = &flat[index];
+            format!(
+                "{}\n\nCall `{group}` with this `command` and `arguments` that match its input \
+                 schema: {}",
+                tool.description.as_deref().unwrap_or_default(),
+                Value::Object((*tool.input_schema).clone())
+            )
+        }
+        Resolved::Found { indices, query } if indices.is_empty() => format!(
+            "No tool matches `{query}`. The commands are: {}. Search for one of them, or for \
+             other words of what you want to do.",
+            surface.commands().join(", ")
+        ),
+        Resolved::Found { indices, .. } => {
+            let found: Vec<&Tool> = indices.iter().map(|&index| &flat[index]).collect();
+            match serde_json::to_string(&found) {
+                Ok(json) => json,
+                Err(error) => error.to_string(),
+            }
+        }
+        Resolved::Refused(message) => {
+            return CallToolResult::error(vec![ContentBlock::text(message)]);
+        }
+        Resolved::Tool { .. } => unreachable!("a tool call is run, not answered"),
+    };
+    CallToolResult::success(vec![ContentBlock::text(text)])
+}
+
+/// A tool the grouped or search mode makes.
+fn made_tool(listed: &Listed) -> Tool {
+    Tool::new(
+        listed.name.clone(),
+        listed.description.clone(),
+        Arc::new(listed.schema.clone()),
+    )
+}
+
 fn rmcp_tool(spec: &ToolSpec) -> Tool {
     let mut tool = Tool::new(
         spec.name.clone(),
@@ -569,6 +734,14 @@ impl ServerHandler for BridgeServer {
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
+        if let Some((surface, flat)) = &self.shared.surface {
+            let listed = surface
+                .position(name)
+                .and_then(|at| self.shared.listed.tools.get(at));
+            return listed
+                .or_else(|| flat.get(self.shared.typed.position(name)?))
+                .cloned();
+        }
         // The cached list is in registry order.
         let index = self.shared.typed.position(name)?;
         self.shared.listed.tools.get(index).cloned()
@@ -602,59 +775,33 @@ impl ServerHandler for BridgeServer {
             .into());
         }
         let arguments = request.arguments.unwrap_or_default();
-        let (index, job) = match shared.typed.prepare(&request.name, &arguments) {
-            Ok(prepared) => prepared,
-            Err(CallError::UnknownTool { name }) => {
-                tracing::warn!(tool = %name, "call to an unknown tool");
-                return Err(ErrorData::invalid_params(
-                    CallError::UnknownTool { name }.to_string(),
-                    None,
-                ));
+        let prepared = match &shared.surface {
+            None => shared.typed.prepare(&request.name, &arguments),
+            Some((surface, flat)) => {
+                let lookup = |name: &str| shared.typed.position(name);
+                match surface.resolve(&request.name, &arguments, lookup) {
+                    None => Err(CallError::UnknownTool {
+                        name: request.name.to_string(),
+                    }),
+                    Some(Resolved::Tool { index, arguments }) => {
+                        let job = shared.typed.prepare_at(index, &arguments);
+                        return self
+                            .run_prepared(
+                                flat[index].name.to_string(),
+                                job.map(|job| (index, job)),
+                                arguments.into_owned(),
+                                context,
+                            )
+                            .await;
+                    }
+                    Some(answered) => {
+                        return Ok(surface_answer(answered, surface, flat).into());
+                    }
+                }
             }
-            Err(CallError::InvalidArguments(error)) => {
-                tracing::debug!(%error, "invalid arguments");
-                return Ok(invalid_arguments(&error).into_result().into());
-            }
-            Err(error) => return Err(ErrorData::internal_error(error.to_string(), None)),
         };
-        let policy = shared.policies[index];
-        // Checked here, built again by the child from the same arguments.
-        let job = match policy.isolate || shared.isolate_all {
-            true => Job::Isolated {
-                tool: request.name.to_string(),
-                arguments,
-            },
-            false => job,
-        };
-        let wants_task = policy.task
-            && context
-                .client_capabilities()
-                .is_some_and(|capabilities| capabilities.supports_tasks());
-        if wants_task {
-            return Ok(self.start_task(request.name.to_string(), job, policy));
-        }
-        let cancel = CancellationToken::new();
-        let key = (self.session.id, context.id.clone());
-        if let Ok(mut in_flight) = shared.in_flight.lock() {
-            in_flight.insert(key.clone(), cancel.clone());
-        }
-        let _in_flight = InFlight { shared, id: key };
-        let (outbox, progress, log) = call_notifications(&self.session, &request.name, &context);
-        let watch = Watch {
-            cancel,
-            progress,
-            log,
-        };
-        let outcome = shared.exec.run(&request.name, job, policy, watch).await;
-        if let Some(outbox) = outbox {
-            // Progress and logs first, then the answer.
-            outbox.flush().await;
-        }
-        match outcome {
-            Some(outcome) => Ok(outcome.into_result().into()),
-            // Cancelled: rmcp sends no answer for it.
-            None => Err(ErrorData::internal_error("the call was cancelled", None)),
-        }
+        self.run_prepared(request.name.to_string(), prepared, arguments, context)
+            .await
     }
 
     #[allow(deprecated)]

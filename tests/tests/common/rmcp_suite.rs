@@ -62,9 +62,19 @@ async fn open(
     config: ClientConfig,
     lifecycle: Option<ClientLifecycleMode>,
 ) -> Client {
+    open_serving(cwd, config, lifecycle, &[]).await
+}
+
+/// [`open`], with `extra` arguments for `mcp serve`.
+async fn open_serving(
+    cwd: &Path,
+    config: ClientConfig,
+    lifecycle: Option<ClientLifecycleMode>,
+    extra: &[&str],
+) -> Client {
     match VIA {
         Via::Stdio => {
-            let (transport, _stderr) = TokioChildProcess::builder(server_command(cwd, &[]))
+            let (transport, _stderr) = TokioChildProcess::builder(server_command(cwd, extra))
                 .stderr(Stdio::null())
                 .spawn()
                 .expect("spawn taskctl mcp serve");
@@ -79,6 +89,7 @@ async fn open(
         }
         Via::Http { stateless } => {
             let mut args = vec!["--http", "127.0.0.1:0"];
+            args.extend_from_slice(extra);
             if stateless {
                 args.push("--stateless");
             }
@@ -882,6 +893,51 @@ async fn titles_are_kept_byte_for_byte() {
         assert!(!dir.path().join("x").exists());
         // `--db=/etc/passwd` as a title did not change the file used.
         assert!(!dir.path().join("tasks.json").exists());
+        finish(client).await;
+    })
+    .await;
+}
+
+/// The grouped and search modes: what is listed, and a command run
+/// through the made tools, over this transport too.
+#[tokio::test]
+async fn grouped_and_search_modes() {
+    timed(async {
+        let dir = tempfile::tempdir().unwrap();
+        let config = || client_config(ProtocolVersion::V_2025_06_18);
+        let client = open_serving(dir.path(), config(), None, &["--grouped", "1"]).await;
+        let tools = client.list_all_tools().await.unwrap();
+        let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
+        assert_eq!(names, ["taskctl_task", "taskctl_stats"]);
+        let added = call(
+            &client,
+            "taskctl_task",
+            json!({"command": "add", "arguments": {"title": "grouped"}}),
+        )
+        .await;
+        assert_eq!(ok_stdout(&added), "added task #1: grouped\n");
+        let listed = call(&client, "taskctl_task", json!({"command": "ls"})).await;
+        assert!(ok_stdout(&listed).contains("grouped"), "{listed}");
+        finish(client).await;
+
+        let client = open_serving(dir.path(), config(), None, &["--search"]).await;
+        let tools = client.list_all_tools().await.unwrap();
+        let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
+        assert_eq!(names, ["search_tools", "call_tool"]);
+        let found = call(&client, "search_tools", json!({"query": "remove"})).await;
+        let found: Value = serde_json::from_str(text(&found)).unwrap();
+        assert_eq!(found[0]["name"], "taskctl_task_remove");
+        let removed = call(
+            &client,
+            "call_tool",
+            json!({"name": "taskctl_task_remove", "arguments": {"id": 1, "force": true}}),
+        )
+        .await;
+        assert_eq!(removed["isError"], false, "{removed}");
+        assert!(read_db(&dir.path().join("tasks.json"))["tasks"]
+            .as_array()
+            .unwrap()
+            .is_empty());
         finish(client).await;
     })
     .await;

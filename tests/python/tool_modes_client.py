@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""Drive taskctl's grouped and search modes with the real Python MCP SDK.
+
+Usage:
+    python tool_modes_client.py --mode grouped|search [--url URL] [-- <server command...>]
+
+Over stdio the server command is started by the SDK; with --url a server
+already listening is spoken to over Streamable HTTP. Each check prints one
+line; the first failure prints `FAIL: ...` and exits 1; a clean run ends
+with `N passed, 0 failed`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import Any
+
+
+class Failed(Exception):
+    pass
+
+
+passed = 0
+
+
+def ok(cond: Any, what: str, detail: str = "") -> None:
+    global passed
+    if not cond:
+        raise Failed(f"{what}: {detail}")
+    passed += 1
+    print(f"ok: {what}")
+
+
+def text(result: Any) -> str:
+    return "".join(getattr(block, "text", "") for block in result.content)
+
+
+async def grouped(client: Any) -> None:
+    tools = (await client.list_tools()).tools
+    names = [t.name for t in tools]
+    ok(names == ["taskctl_task", "taskctl_stats"], "one tool per top-level command", str(names))
+    schema = tools[0].input_schema
+    ok(schema["properties"]["command"]["enum"] == ["add", "list", "done", "remove"], "commands listed", json.dumps(schema))
+    added = await client.call_tool("taskctl_task", {"command": "add", "arguments": {"title": "from python"}})
+    ok(not added.is_error and text(added) == "added task #1: from python\n", "a command runs through its group", text(added))
+    listed = await client.call_tool("taskctl_task", {"command": "ls"})
+    ok(not listed.is_error and "from python" in text(listed), "an alias reaches its command", text(listed))
+    helped = await client.call_tool("taskctl_task", {"command": "done", "help": True})
+    ok(not helped.is_error and '"ids"' in text(helped), "help answers with the command's schema", text(helped))
+    unknown = await client.call_tool("taskctl_task", {"command": "purge"})
+    ok(unknown.is_error and "none of its commands" in text(unknown), "an unknown command is refused, with the choices", text(unknown))
+
+
+async def search(client: Any) -> None:
+    tools = (await client.list_tools()).tools
+    names = [t.name for t in tools]
+    ok(names == ["search_tools", "call_tool"], "two tools listed", str(names))
+    found = await client.call_tool("search_tools", {"query": "export counts"})
+    definitions = json.loads(text(found))
+    ok(definitions and definitions[0]["name"] == "taskctl_stats_export", "search finds the tool", text(found))
+    ok("inputSchema" in definitions[0], "with its input schema", json.dumps(definitions[0]))
+    added = await client.call_tool("call_tool", {"name": "taskctl_task_add", "arguments": {"title": "found"}})
+    ok(not added.is_error and text(added) == "added task #1: found\n", "call_tool runs it", text(added))
+    bad = await client.call_tool("call_tool", {"name": "taskctl_task_add", "arguments": {}})
+    ok(bad.is_error and "title" in text(bad), "its arguments are checked", text(bad))
+
+
+async def main(args: argparse.Namespace, server_cmd: list[str]) -> None:
+    import anyio
+    from mcp import Client, StdioServerParameters
+
+    target: Any = args.url
+    if target is None:
+        target = StdioServerParameters(command=server_cmd[0], args=server_cmd[1:], env=dict(os.environ))
+    client = Client(target, mode="legacy", read_timeout_seconds=30.0, cache=None)
+    with anyio.fail_after(60):
+        async with client:
+            await (grouped if args.mode == "grouped" else search)(client)
+
+
+if __name__ == "__main__":
+    argv = sys.argv[1:]
+    own, server_cmd = (argv[: argv.index("--")], argv[argv.index("--") + 1 :]) if "--" in argv else (argv, [])
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--mode", choices=["grouped", "search"], required=True)
+    parser.add_argument("--url")
+    args = parser.parse_args(own)
+    import anyio
+
+    try:
+        anyio.run(main, args, server_cmd)
+    except Failed as failure:
+        print(f"FAIL: {failure}")
+        print(f"{passed} passed, 1 failed")
+        sys.exit(1)
+    print(f"{passed} passed, 0 failed")
