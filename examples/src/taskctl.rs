@@ -37,7 +37,11 @@ pub enum Command {
     Task(TaskCommand),
 
     /// Show counts of tasks by status
+    // An assistant gets the counts as data: its calls always print JSON
+    // (`--json` is fixed, and leaves the tool's schema), which the bridge
+    // parses into the result's structured content.
     #[mcp(title = "Task counts", read_only, open_world = false)]
+    #[mcp(args(json = true), output = "json")]
     Stats(StatsArgs),
 
     /// Delete every finished task for good
@@ -122,6 +126,9 @@ pub struct AddArgs {
 
 #[derive(Args, McpTool, Debug, Clone, PartialEq)]
 pub struct StatsArgs {
+    /// Print the counts as JSON
+    #[arg(long)]
+    pub json: bool,
     #[command(subcommand)]
     pub command: Option<StatsCommand>,
 }
@@ -386,7 +393,7 @@ pub fn run(cli: Cli) -> Result<(), TaskError> {
             file.save(&cli.db)?;
             println!("removed task #{id}");
         }
-        Command::Stats(StatsArgs { command }) => {
+        Command::Stats(StatsArgs { json, command }) => {
             let count = |s: Status| file.tasks.iter().filter(|t| t.status == s).count();
             let counts = serde_json::json!({
                 "todo": count(Status::Todo),
@@ -394,6 +401,7 @@ pub fn run(cli: Cli) -> Result<(), TaskError> {
                 "done": count(Status::Done),
             });
             match command {
+                None if json => println!("{counts}"),
                 None => println!(
                     "todo: {}, doing: {}, done: {}",
                     counts["todo"], counts["doing"], counts["done"]

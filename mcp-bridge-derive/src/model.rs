@@ -124,6 +124,12 @@ pub(crate) struct McpAttrs {
     pub(crate) prefix: Option<Spanned<String>>,
     /// `max_name_len = N` (root only): the longest tool name.
     pub(crate) max_name_len: Option<usize>,
+    /// `output = "json"`: what the command prints, parsed into the
+    /// result's structured content.
+    pub(crate) output: Option<Spanned<String>>,
+    /// `args(name = value, ...)`: arguments fixed for every call of the
+    /// command, by property name.
+    pub(crate) fixed: Vec<(Spanned<String>, syn::Lit)>,
     /// `crate = "path"` (containers only): the path of the `mcp-bridge`
     /// crate, for users who renamed or re-export it.
     pub(crate) krate: Option<syn::Path>,

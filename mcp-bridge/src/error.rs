@@ -215,6 +215,18 @@ pub enum RegistryError {
     /// A tool name breaks the MCP rule.
     #[error(transparent)]
     InvalidToolName(#[from] InvalidToolName),
+    /// `#[mcp(args(...))]` fixes a value the command's tool cannot take:
+    /// of another type than its property, outside its choices, or for a
+    /// property it does not have (a tree the derive could not check).
+    #[error("`#[mcp(args({name} = ...))]` on the command `{command}`: {problem}")]
+    FixedArgument {
+        /// The command path.
+        command: String,
+        /// The property name given.
+        name: String,
+        /// What is wrong.
+        problem: String,
+    },
     /// The tools cannot be listed in the [`ToolMode`](crate::ToolMode)
     /// asked for (a made tool's name is taken, a pinned pattern matches
     /// nothing).

@@ -96,6 +96,7 @@ pub mod __private {
         Arity, CommandLayer, CommandSpec, GroupSpec, ParamAction, ParamData, ParamRelations,
         ParamSpec, RelationData, ToolHints, ValueType,
     };
+    pub use crate::spec::{FixedValue, OutputFormat};
     pub use crate::traits::{McpArgs, McpRoot, McpSubcommand};
     pub use std::borrow::Cow;
     pub use std::boxed::Box;

@@ -48,6 +48,12 @@ async def grouped(client: Any) -> None:
     ok(not added.is_error and text(added) == "added task #1: from python\n", "a command runs through its group", text(added))
     listed = await client.call_tool("taskctl_task", {"command": "ls"})
     ok(not listed.is_error and "from python" in text(listed), "an alias reaches its command", text(listed))
+    counts = await client.call_tool("taskctl_stats", {})
+    ok(
+        not counts.is_error and counts.structured_content == {"todo": 1, "doing": 0, "done": 0},
+        "the group's own command runs, its JSON output parsed into structured content",
+        f"{counts.structured_content!r} {text(counts)!r}",
+    )
     helped = await client.call_tool("taskctl_task", {"command": "done", "help": True})
     ok(not helped.is_error and '"ids"' in text(helped), "help answers with the command's schema", text(helped))
     unknown = await client.call_tool("taskctl_task", {"command": "purge"})

@@ -186,7 +186,7 @@ async fn a_thousand_concurrent_calls_through_nginx_to_two_stateless_replicas() {
                 return Err(format!("answer for id {} instead of {id}", message["id"]));
             }
             match message["result"]["content"][0]["text"].as_str() {
-                Some("todo: 0, doing: 0, done: 0\n") => Ok(()),
+                Some("{\"todo\":0,\"doing\":0,\"done\":0}\n") => Ok(()),
                 _ => Err(format!("unexpected answer: {message}")),
             }
         });

@@ -1306,7 +1306,21 @@ where
         _ => {}
     }
 
-    let argv = argv(tool, &case.args, case.forms);
+    let mut argv = argv(tool, &case.args, case.forms);
+    // Values fixed by `#[mcp(args(...))]` join every call: the command
+    // line says them too (before a `--`, long flags only).
+    let at = argv.iter().position(|a| a == "--").unwrap_or(argv.len());
+    let fixed: Vec<String> = tool
+        .spec
+        .fixed()
+        .filter_map(|(name, value)| match value {
+            Value::Bool(true) => Some(format!("--{name}")),
+            Value::Bool(false) => None,
+            Value::String(text) => Some(format!("--{name}={text}")),
+            other => Some(format!("--{name}={other}")),
+        })
+        .collect();
+    argv.splice(at..at, fixed);
     let theirs = C::try_parse_from(&argv);
     let context = || {
         format!(

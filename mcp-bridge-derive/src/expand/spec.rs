@@ -194,6 +194,29 @@ fn layer_tokens(p: &Private, layer: &Layer) -> TokenStream {
     if let Some(max) = mcp.max_name_len {
         fields.push(quote!(mcp_max_name_len: #p::Some(#max)));
     }
+    if let Some(output) = &mcp.output {
+        let variant = match output.value.as_str() {
+            "json" => quote!(Json),
+            "yaml" => quote!(Yaml),
+            "table" => quote!(Table),
+            _ => quote!(Lines),
+        };
+        fields.push(quote!(mcp_output: #p::Some(#p::OutputFormat::#variant)));
+    }
+    if !mcp.fixed.is_empty() {
+        let values = mcp.fixed.iter().map(|(name, lit)| {
+            let name = &name.value;
+            let value = match lit {
+                syn::Lit::Str(text) => quote!(#p::FixedValue::Str(#text)),
+                syn::Lit::Int(int) => quote!(#p::FixedValue::Int(#int)),
+                syn::Lit::Float(float) => quote!(#p::FixedValue::Float(#float)),
+                syn::Lit::Bool(b) => quote!(#p::FixedValue::Bool(#b)),
+                _ => unreachable!("checked when parsed"),
+            };
+            quote!((#name, #value))
+        });
+        fields.push(quote!(mcp_fixed: &[#(#values),*]));
+    }
     if mcp.hints.iter().any(Option::is_some) {
         let hint = |index: usize| match &mcp.hints[index] {
             Some(hint) => {

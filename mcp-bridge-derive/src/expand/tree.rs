@@ -322,6 +322,10 @@ fn layer(p: &Private, layer: &Layer) -> TokenStream {
     if let Some(max) = layer.mcp.max_name_len {
         fields.push(quote!(mcp_max_name_len: #max));
     }
+    if !layer.mcp.fixed.is_empty() {
+        let names = layer.mcp.fixed.iter().map(|(name, _)| &name.value);
+        fields.push(quote!(mcp_fixed: &[#(#names),*]));
+    }
     if fields.is_empty() {
         return quote!(#tree::Layer::NONE);
     }

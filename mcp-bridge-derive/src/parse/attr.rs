@@ -119,6 +119,10 @@ pub(crate) mod mcp_keys {
     pub(crate) const OPEN_WORLD: &str = "open_world";
     pub(crate) const PREFIX: &str = "prefix";
     pub(crate) const MAX_NAME_LEN: &str = "max_name_len";
+    pub(crate) const OUTPUT: &str = "output";
+    pub(crate) const ARGS: &str = "args";
+    /// What `output = "..."` takes.
+    pub(crate) const OUTPUT_FORMATS: [&str; 4] = ["json", "yaml", "table", "lines"];
     /// The behaviour hints, in the order of `McpAttrs::hints`.
     pub(crate) const HINTS: [&str; 4] = [READ_ONLY, DESTRUCTIVE, IDEMPOTENT, OPEN_WORLD];
     pub(crate) const ALL: &[&str] = &[
@@ -138,6 +142,8 @@ pub(crate) mod mcp_keys {
         OPEN_WORLD,
         PREFIX,
         MAX_NAME_LEN,
+        OUTPUT,
+        ARGS,
     ];
 }
 
@@ -372,6 +378,9 @@ impl McpPlace {
         {
             return "an argument: how a call runs is said of its command; put it on the variant or struct of the command";
         }
+        if matches!(key, mcp_keys::OUTPUT | mcp_keys::ARGS) && self == McpPlace::ArgField {
+            return "an argument: what a command prints and the values fixed for its calls are said of the command; put it on the variant or struct of the command";
+        }
         if (key == mcp_keys::TITLE || key == mcp_keys::ICON || mcp_keys::HINTS.contains(&key))
             && self == McpPlace::ArgField
         {
@@ -420,12 +429,13 @@ impl McpPlace {
         match self {
             McpPlace::Container => {
                 "`name`, `description`, `title`, `icon`, `skip`, `serial`, `timeout`, `isolate`, \
-                 `task`, `read_only`, `destructive`, `idempotent`, `open_world`, `prefix`, \
-                 `max_name_len` or `crate`"
+                 `task`, `read_only`, `destructive`, `idempotent`, `open_world`, `output`, \
+                 `args(...)`, `prefix`, `max_name_len` or `crate`"
             }
             McpPlace::Variant => {
                 "`name`, `description`, `title`, `icon`, `skip`, `serial`, `timeout`, `isolate`, \
-                 `task`, `read_only`, `destructive`, `idempotent` or `open_world`"
+                 `task`, `read_only`, `destructive`, `idempotent`, `open_world`, `output` or \
+                 `args(...)`"
             }
             _ => "`name`, `description` or `skip`",
         }
@@ -465,6 +475,76 @@ enum McpItem {
     Flag(Ident),
     Str(Ident, LitStr),
     Other(Ident, Expr),
+    /// `args(name = literal, ...)`.
+    Args(Ident, Vec<(Spanned<String>, syn::Lit)>),
+}
+
+/// One `name = literal` of `args(...)`: the property's name as an
+/// identifier, or as a string when it is no identifier (`"dry-run"`).
+struct FixedItem(Spanned<String>, syn::Lit);
+
+impl Parse for FixedItem {
+    fn parse(input: ParseStream<'_>) -> syn::Result<Self> {
+        let name = if input.peek(LitStr) {
+            let lit: LitStr = input.parse()?;
+            Spanned {
+                value: lit.value(),
+                span: lit.span(),
+            }
+        } else {
+            let ident: Ident = input.call(syn::ext::IdentExt::parse_any)?;
+            Spanned {
+                value: syn::ext::IdentExt::unraw(&ident).to_string(),
+                span: ident.span(),
+            }
+        };
+        input.parse::<Token![=]>()?;
+        let expr: Expr = input.parse()?;
+        let lit = match expr {
+            Expr::Lit(syn::ExprLit { lit, .. }) => lit,
+            // `-3`, `-1.5`
+            Expr::Unary(syn::ExprUnary {
+                op: syn::UnOp::Neg(_),
+                expr,
+                ..
+            }) => match *expr {
+                Expr::Lit(syn::ExprLit {
+                    lit: syn::Lit::Int(int),
+                    ..
+                }) => syn::Lit::Int(syn::LitInt::new(
+                    &format!("-{}", int.base10_digits()),
+                    int.span(),
+                )),
+                Expr::Lit(syn::ExprLit {
+                    lit: syn::Lit::Float(float),
+                    ..
+                }) => syn::Lit::Float(syn::LitFloat::new(
+                    &format!("-{}", float.base10_digits()),
+                    float.span(),
+                )),
+                other => return Err(fixed_not_literal(&other)),
+            },
+            other => return Err(fixed_not_literal(&other)),
+        };
+        if !matches!(
+            lit,
+            syn::Lit::Str(_) | syn::Lit::Int(_) | syn::Lit::Float(_) | syn::Lit::Bool(_)
+        ) {
+            return Err(syn::Error::new(
+                lit.span(),
+                "a fixed value is a string, a number or `true`/`false`",
+            ));
+        }
+        Ok(FixedItem(name, lit))
+    }
+}
+
+fn fixed_not_literal(expr: &Expr) -> syn::Error {
+    syn::Error::new_spanned(
+        expr,
+        "`args(...)` fixes literal values (a string, a number, `true` or `false`): the schema \
+         and every call use them as they are written",
+    )
 }
 
 impl Parse for McpItem {
@@ -480,6 +560,14 @@ impl Parse for McpItem {
                 }) => Ok(McpItem::Str(key, s)),
                 other => Ok(McpItem::Other(key, other)),
             }
+        } else if input.peek(syn::token::Paren) && key == mcp_keys::ARGS {
+            let content;
+            syn::parenthesized!(content in input);
+            let items = Punctuated::<FixedItem, Token![,]>::parse_terminated(&content)?;
+            Ok(McpItem::Args(
+                key,
+                items.into_iter().map(|FixedItem(n, l)| (n, l)).collect(),
+            ))
         } else if input.peek(syn::token::Paren) {
             let content;
             let paren = syn::parenthesized!(content in input);
@@ -520,7 +608,10 @@ pub(crate) fn mcp_attrs(cx: &Ctxt, attrs: &[Attribute], place: McpPlace) -> McpA
         };
         for item in items {
             let key = match &item {
-                McpItem::Flag(key) | McpItem::Str(key, _) | McpItem::Other(key, _) => key.clone(),
+                McpItem::Flag(key)
+                | McpItem::Str(key, _)
+                | McpItem::Other(key, _)
+                | McpItem::Args(key, _) => key.clone(),
             };
             let key_name = key.to_string();
             if !mcp_keys::ALL.contains(&key_name.as_str()) {
@@ -595,7 +686,9 @@ pub(crate) fn mcp_attrs(cx: &Ctxt, attrs: &[Attribute], place: McpPlace) -> McpA
                                 ..
                             }),
                         ) => (key, Some(value.value)),
-                        McpItem::Str(key, _) | McpItem::Other(key, _) => (key, None),
+                        McpItem::Str(key, _) | McpItem::Other(key, _) | McpItem::Args(key, _) => {
+                            (key, None)
+                        }
                     };
                     let Some(value) = value else {
                         cx.error_at(
@@ -647,6 +740,61 @@ pub(crate) fn mcp_attrs(cx: &Ctxt, attrs: &[Attribute], place: McpPlace) -> McpA
                         span: lit.span(),
                     });
                 }
+                (mcp_keys::OUTPUT, McpItem::Str(key, lit)) => {
+                    if out.output.is_some() {
+                        cx.error_at(&key, "`output` is given twice in `#[mcp(...)]`; keep one");
+                    }
+                    let format = lit.value();
+                    if !mcp_keys::OUTPUT_FORMATS.contains(&format.as_str()) {
+                        cx.error_at(
+                            &lit,
+                            format!(
+                                "`output = {format:?}` is not a format mcp-bridge parses: \
+                                 `\"json\"`, `\"yaml\"`, `\"table\"` (a header row, columns \
+                                 apart by two spaces or a tab) or `\"lines\"`"
+                            ),
+                        );
+                    }
+                    out.output = Some(Spanned {
+                        value: format,
+                        span: lit.span(),
+                    });
+                }
+                (mcp_keys::ARGS, McpItem::Args(key, items)) => {
+                    if !out.fixed.is_empty() {
+                        cx.error_at(
+                            &key,
+                            "`args(...)` is given twice in `#[mcp(...)]`; keep one",
+                        );
+                    }
+                    if items.is_empty() {
+                        cx.error_at(&key, "`args()` fixes nothing: give `args(name = value, ...)` or leave it out");
+                    }
+                    for (name, lit) in items {
+                        if out.fixed.iter().any(|(given, _)| given.value == name.value) {
+                            cx.push(syn::Error::new(
+                                name.span,
+                                format!("`{}` is fixed twice in `args(...)`; keep one", name.value),
+                            ));
+                        }
+                        out.fixed.push((name, lit));
+                    }
+                }
+                (
+                    mcp_keys::ARGS,
+                    McpItem::Flag(key) | McpItem::Str(key, _) | McpItem::Other(key, _),
+                ) => {
+                    cx.error_at(
+                        &key,
+                        "`args` takes the fixed values in parentheses: `args(format = \"json\")`",
+                    );
+                }
+                (_, McpItem::Args(key, _)) => {
+                    cx.error_at(
+                        &key,
+                        format!("`#[mcp({key}(...))]` is not a form mcp-bridge understands; write `{key} = ...`"),
+                    );
+                }
                 (mcp_keys::PREFIX, McpItem::Str(key, lit)) => {
                     if out.prefix.is_some() {
                         cx.error_at(&key, "`prefix` is given twice in `#[mcp(...)]`; keep one");
@@ -675,9 +823,10 @@ pub(crate) fn mcp_attrs(cx: &Ctxt, attrs: &[Attribute], place: McpPlace) -> McpA
                                 ..
                             }),
                         ) => (key, int.base10_parse::<usize>().ok()),
-                        McpItem::Flag(key) | McpItem::Str(key, _) | McpItem::Other(key, _) => {
-                            (key, None)
-                        }
+                        McpItem::Flag(key)
+                        | McpItem::Str(key, _)
+                        | McpItem::Other(key, _)
+                        | McpItem::Args(key, _) => (key, None),
                     };
                     if out.max_name_len.is_some() {
                         cx.error_at(
@@ -693,7 +842,7 @@ pub(crate) fn mcp_attrs(cx: &Ctxt, attrs: &[Attribute], place: McpPlace) -> McpA
                             let at: &dyn quote::ToTokens = match &item {
                                 McpItem::Other(_, expr) => expr,
                                 McpItem::Str(_, lit) => lit,
-                                McpItem::Flag(key) => key,
+                                McpItem::Flag(key) | McpItem::Args(key, _) => key,
                             };
                             cx.error_at(
                                 at,

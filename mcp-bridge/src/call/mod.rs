@@ -26,10 +26,16 @@ pub(crate) fn refuse_pinned(tool: &ToolSpec, args: &Map<String, Value>) -> Resul
             &tool.name,
             Some(&pinned.name),
             crate::error::Problem::Relation {
-                message: format!(
-                    "property `{}` is fixed by the server (`{}` was given when it started); leave it out",
-                    pinned.name, pinned.given_as
-                ),
+                message: match pinned.by_cli {
+                    false => format!(
+                        "property `{}` is fixed by the server (`{}` was given when it started); leave it out",
+                        pinned.name, pinned.given_as
+                    ),
+                    true => format!(
+                        "property `{}` is fixed for this tool ({}); leave it out",
+                        pinned.name, pinned.given_as
+                    ),
+                },
             },
         )),
         None => Ok(()),

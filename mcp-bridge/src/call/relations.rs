@@ -235,6 +235,7 @@ mod tests {
             title: None,
             icon: None,
             hints: Default::default(),
+            output: None,
             route: Vec::new(),
             renamed: Vec::new(),
             unoffered: Vec::new(),

@@ -3,8 +3,9 @@
 
 use std::collections::HashMap;
 
+use crate::error::RegistryError;
 use crate::spec::relations::describe_rules;
-use crate::spec::{CommandSpec, ParamSpec, Renamed, ToolSpec};
+use crate::spec::{CommandSpec, ParamSpec, Pinned, Renamed, ToolSpec};
 
 use super::rules::{
     is_exposed, is_runnable, offers, renames_farther, shorten, DEFAULT_NAME_BUDGET, PATH_SEPARATOR,
@@ -26,11 +27,15 @@ pub(crate) struct Outline {
 struct Found {
     tools: Vec<(ToolSpec, bool)>,
     outline: Outline,
+    /// `#[mcp(args(...))]` its tool cannot take: (command path, name, why).
+    unfixable: Vec<(String, String, String)>,
 }
 
 /// Every tool of the tree under `root`, in the order of the tree, and the
 /// [`Outline`] of the exposed commands.
-pub(crate) fn tools_and_outline(root: &CommandSpec) -> (Vec<ToolSpec>, Outline) {
+pub(crate) fn tools_and_outline(
+    root: &CommandSpec,
+) -> Result<(Vec<ToolSpec>, Outline), RegistryError> {
     let mut found = Found::default();
     collect_tools(
         root,
@@ -41,14 +46,25 @@ pub(crate) fn tools_and_outline(root: &CommandSpec) -> (Vec<ToolSpec>, Outline) 
         None,
         &mut found,
     );
-    let Found { mut tools, outline } = found;
+    let Found {
+        mut tools,
+        outline,
+        unfixable,
+    } = found;
+    if let Some((command, name, problem)) = unfixable.into_iter().next() {
+        return Err(RegistryError::FixedArgument {
+            command,
+            name,
+            problem,
+        });
+    }
     let budget = root.mcp.max_name_len.unwrap_or(DEFAULT_NAME_BUDGET);
     for (tool, given) in &mut tools {
         if !*given {
             tool.name = served_name(&tool.path, root, budget);
         }
     }
-    (tools.into_iter().map(|(tool, _)| tool).collect(), outline)
+    Ok((tools.into_iter().map(|(tool, _)| tool).collect(), outline))
 }
 
 /// The name a tool without `#[mcp(name)]` is served under: its path joined
@@ -176,11 +192,40 @@ fn collect_tools(
             title: node.mcp.title.clone(),
             icon: icon.map(str::to_owned),
             hints: node.mcp.hints,
+            output: node.mcp.output,
             route: route.clone(),
             renamed,
             unoffered: hidden.clone(),
             pinned: Vec::new(),
         };
+        for (name, value) in &node.mcp.fixed {
+            match tool.params.iter().position(|p| &p.name == name) {
+                Some(at) if !fits(&tool.params[at].property_schema(), value) => {
+                    out.unfixable.push((
+                        path.join(" "),
+                        name.clone(),
+                        format!(
+                            "`{value}` is no value of the property, whose schema is {}",
+                            tool.params[at].property_schema()
+                        ),
+                    ));
+                }
+                Some(at) => {
+                    tool.params.remove(at);
+                    tool.pinned.push(Pinned {
+                        name: name.clone(),
+                        value: value.clone(),
+                        given_as: format!("`#[mcp(args({name} = {value}))]`"),
+                        by_cli: true,
+                    });
+                }
+                None => out.unfixable.push((
+                    path.join(" "),
+                    name.clone(),
+                    "its tool has no property of that name".to_owned(),
+                )),
+            }
+        }
         let rules = describe_rules(&tool);
         if !rules.is_empty() {
             tool.description.push_str("\n\nRules: ");
@@ -196,6 +241,33 @@ fn collect_tools(
 
     route.truncate(route_len);
     path.pop();
+}
+
+/// Whether a fixed literal is of a JSON type its property's schema allows
+/// (and one of its `enum` values when it lists some). Bounds and the
+/// CLI's own parser are left to the call, which refuses with the usual
+/// message naming the property.
+fn fits(schema: &serde_json::Value, value: &serde_json::Value) -> bool {
+    use serde_json::Value;
+    let types: Vec<&str> = match &schema["type"] {
+        Value::String(kind) => vec![kind.as_str()],
+        Value::Array(kinds) => kinds.iter().filter_map(Value::as_str).collect(),
+        _ => return true,
+    };
+    let kind = types.iter().any(|kind| match *kind {
+        "string" => value.is_string(),
+        "integer" => value.is_i64() || value.is_u64(),
+        "number" => value.is_number(),
+        "boolean" => value.is_boolean(),
+        // A list of one: the call decides whether a single value fits.
+        "array" => fits(&schema["items"], value),
+        _ => true,
+    });
+    let listed = match schema.get("enum") {
+        Some(Value::Array(values)) => values.contains(value),
+        _ => true,
+    };
+    kind && listed
 }
 
 fn describe(node: &CommandSpec, path: &[String]) -> String {

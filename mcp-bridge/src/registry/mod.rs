@@ -91,7 +91,7 @@ impl<C: McpCommand> Registry<C> {
 impl<C> Registry<C> {
     /// Builds the table from an explicit tree (it must be `C`'s).
     pub fn from_spec(mut root: CommandSpec) -> Result<Self, RegistryError> {
-        let (specs, outline) = flatten::tools_and_outline(&root);
+        let (specs, outline) = flatten::tools_and_outline(&root)?;
         // The tools now hold everything below the root; keeping the tree
         // too would hold the CLI's description twice in memory.
         root.subcommands = Vec::new();
@@ -112,7 +112,14 @@ impl<C> Registry<C> {
                 }
                 .into());
             }
-            let mut properties: Vec<String> = spec.params.iter().map(|p| p.name.clone()).collect();
+            // Fixed values (`#[mcp(args(...))]`) join every call, so the
+            // check of a call's property names knows them too.
+            let mut properties: Vec<String> = spec
+                .params
+                .iter()
+                .map(|p| p.name.clone())
+                .chain(spec.pinned.iter().map(|p| p.name.clone()))
+                .collect();
             properties.sort();
             by_name.insert(spec.name.clone(), entries.len());
             let has_rules = any_rules(&spec);
@@ -163,6 +170,7 @@ impl<C> Registry<C> {
                     name: name.clone(),
                     value: value.clone(),
                     given_as: given_as.clone(),
+                    by_cli: false,
                 });
             }
         }
@@ -329,6 +337,45 @@ mod tests {
         assert!(Registry::<()>::from_spec(given.clone()).is_err());
         given.mcp.max_name_len = Some(65);
         assert!(Registry::<()>::from_spec(given).is_ok());
+    }
+
+    #[test]
+    fn fixed_values_leave_the_schema_and_must_fit_their_property() {
+        use crate::spec::{ParamSpec, ValueType};
+        let tool = |fixed: (&str, Value)| {
+            let mut root = CommandSpec::new("app");
+            root.params.push(ParamSpec::flag(
+                "json",
+                Some("json"),
+                None,
+                ValueType::Boolean,
+            ));
+            root.params.push(ParamSpec::flag(
+                "depth",
+                Some("depth"),
+                None,
+                ValueType::integer(0, 9),
+            ));
+            root.mcp.fixed = vec![(fixed.0.to_owned(), fixed.1)];
+            Registry::<()>::from_spec(root)
+        };
+        let registry = tool(("json", Value::Bool(true))).unwrap();
+        let spec = registry.tool("app").unwrap();
+        assert!(spec.param("json").is_none());
+        assert_eq!(spec.pinned[0].name, "json");
+        assert!(spec.pinned[0].by_cli);
+        let error = tool(("json", Value::from("yes"))).unwrap_err().to_string();
+        assert!(
+            error.starts_with("`#[mcp(args(json = ...))]` on the command `app`: `\"yes\"` is no value of the property"),
+            "{error}"
+        );
+        assert!(tool(("depth", Value::from(1.5))).is_err());
+        assert!(tool(("depth", Value::from(3))).is_ok());
+        let error = tool(("colour", Value::from("x"))).unwrap_err().to_string();
+        assert!(
+            error.ends_with("its tool has no property of that name"),
+            "{error}"
+        );
     }
 
     fn names(root: CommandSpec) -> Vec<String> {

@@ -63,6 +63,8 @@ pub(crate) struct CommandPolicy {
     pub(crate) timeout: Option<Duration>,
     pub(crate) isolate: bool,
     pub(crate) task: bool,
+    /// `#[mcp(output = "...")]`: what the command prints, parsed.
+    pub(crate) output: Option<crate::spec::OutputFormat>,
 }
 
 /// Runs jobs within the limits.

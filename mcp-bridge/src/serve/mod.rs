@@ -8,6 +8,7 @@ mod exec;
 pub(crate) mod isolate;
 pub(crate) mod logs;
 mod outbox;
+mod output;
 mod pool;
 mod requests;
 mod run;
@@ -37,7 +38,7 @@ use crate::error::{ArgError, CallError, RegistryError};
 use crate::handler::{Handler, IntoHandler, Job};
 use crate::io::{Io, ProgressFn};
 use crate::registry::{Listed, Registry, Resolved, Shown, Surface, ToolMode};
-use crate::spec::{CommandSpec, ToolSpec};
+use crate::spec::{CommandSpec, OutputFormat, ToolSpec};
 use crate::traits::McpCommand;
 
 #[cfg(unix)]
@@ -207,6 +208,7 @@ impl BridgeServer {
                 timeout: spec.timeout,
                 isolate: spec.isolate,
                 task: spec.task,
+                output: spec.output,
             })
             .collect();
         let tasks = registry.tools().any(|spec| spec.task);
@@ -336,7 +338,7 @@ impl BridgeServer {
             outbox.flush().await;
         }
         match outcome {
-            Some(outcome) => Ok(outcome.into_result().into()),
+            Some(outcome) => Ok(with_output(outcome, policy.output, &tool).into()),
             // Cancelled: rmcp sends no answer for it.
             None => Err(ErrorData::internal_error("the call was cancelled", None)),
         }
@@ -416,7 +418,7 @@ impl BridgeServer {
                         }
                     };
                     match outcome {
-                        Some(outcome) => Ok(outcome.into_result()),
+                        Some(outcome) => Ok(with_output(outcome, policy.output, &tool)),
                         None => Err(TaskExit::Cancelled),
                     }
                 })
@@ -602,6 +604,26 @@ fn surface_answer(answered: Resolved<'_>, surface: &Surface, flat: &[Tool]) -> C
         Resolved::Tool { .. } => unreachable!("a tool call is run, not answered"),
     };
     CallToolResult::success(vec![ContentBlock::text(text)])
+}
+
+/// A call's result; with `#[mcp(output = "...")]`, what a successful
+/// call printed is parsed into `structuredContent` too (or, when it does
+/// not parse, left as text with a warning in the log).
+fn with_output(outcome: CallOutcome, output: Option<OutputFormat>, tool: &str) -> CallToolResult {
+    let parsed = match output {
+        Some(format) if outcome.exit_code == 0 => match output::structured(format, &outcome.stdout)
+        {
+            Ok(parsed) => Some(Value::Object(parsed)),
+            Err(why) => {
+                tracing::warn!(tool, ?format, %why, "output not parsed: sent as text only");
+                None
+            }
+        },
+        _ => None,
+    };
+    let mut result = outcome.into_result();
+    result.structured_content = parsed;
+    result
 }
 
 /// A tool the grouped or search mode makes.

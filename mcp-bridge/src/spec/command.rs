@@ -88,6 +88,54 @@ pub struct McpAttrs {
     /// longer name made from a path is shortened (64 when not set).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_name_len: Option<usize>,
+    /// `#[mcp(output = "...")]`: what the command prints, parsed into the
+    /// result's structured content.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub output: Option<OutputFormat>,
+    /// `#[mcp(args(name = value, ...))]`: values fixed for every call of
+    /// the command's tool, by property name; the properties leave its
+    /// schema.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub fixed: Vec<(String, serde_json::Value)>,
+}
+
+/// What a command prints, parsed into a call's `structuredContent` by
+/// `#[mcp(output = "...")]` (the text is sent as printed, too).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+#[non_exhaustive]
+pub enum OutputFormat {
+    /// One JSON document.
+    Json,
+    /// One YAML document.
+    Yaml,
+    /// A table: a header row, then one row per line, columns apart by
+    /// two or more spaces or by a tab.
+    Table,
+    /// One item per non-empty line.
+    Lines,
+}
+
+/// A value `#[mcp(args(...))]` fixes, as the derive writes it.
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum FixedValue {
+    Str(&'static str),
+    Int(i64),
+    Float(f64),
+    Bool(bool),
+}
+
+impl FixedValue {
+    /// The JSON a call would give for it.
+    pub(crate) fn to_json(self) -> serde_json::Value {
+        match self {
+            FixedValue::Str(text) => text.into(),
+            FixedValue::Int(n) => n.into(),
+            FixedValue::Float(x) => x.into(),
+            FixedValue::Bool(b) => b.into(),
+        }
+    }
 }
 
 /// What a tool does to its environment: MCP's tool annotations
@@ -240,6 +288,16 @@ impl CommandSpec {
         if let Some(max) = layer.mcp_max_name_len {
             self.mcp.max_name_len = Some(max);
         }
+        if let Some(output) = layer.mcp_output {
+            self.mcp.output = Some(output);
+        }
+        if !layer.mcp_fixed.is_empty() {
+            self.mcp.fixed = layer
+                .mcp_fixed
+                .iter()
+                .map(|(name, value)| ((*name).to_owned(), value.to_json()))
+                .collect();
+        }
         if let Some(icon) = layer.mcp_icon {
             self.mcp.icon = Some(icon.to_owned());
         }
@@ -268,6 +326,8 @@ pub struct CommandLayer {
     pub mcp_icon: Option<&'static str>,
     pub mcp_prefix: Option<&'static str>,
     pub mcp_max_name_len: Option<usize>,
+    pub mcp_output: Option<OutputFormat>,
+    pub mcp_fixed: &'static [(&'static str, FixedValue)],
     pub mcp_hints: ToolHints,
 }
 
@@ -290,6 +350,8 @@ impl CommandLayer {
         mcp_icon: None,
         mcp_prefix: None,
         mcp_max_name_len: None,
+        mcp_output: None,
+        mcp_fixed: &[],
         mcp_hints: ToolHints::NONE,
     };
 }
@@ -370,6 +432,9 @@ pub struct ToolSpec {
     pub icon: Option<String>,
     /// `#[mcp(read_only)]`...: MCP's tool annotations.
     pub hints: ToolHints,
+    /// `#[mcp(output = "...")]`: what the command prints, parsed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub output: Option<OutputFormat>,
     /// The variant indices the typed build follows to reach this command.
     #[serde(skip)]
     pub(crate) route: Vec<u32>,
@@ -396,6 +461,8 @@ pub(crate) struct Pinned {
     pub(crate) value: serde_json::Value,
     /// How the operator gave it (`--db`), for errors.
     pub(crate) given_as: String,
+    /// Fixed by the CLI itself (`#[mcp(args(...))]`), not by the operator.
+    pub(crate) by_cli: bool,
 }
 
 /// An ancestor's argument offered under another property name.
@@ -414,5 +481,13 @@ impl ToolSpec {
     /// The parameter a property name refers to.
     pub fn param(&self, name: &str) -> Option<&ParamSpec> {
         self.params.iter().find(|p| p.name == name)
+    }
+
+    /// The arguments fixed for every call, which the schema leaves out:
+    /// by the operator (`taskctl --db x mcp serve`) or by
+    /// `#[mcp(args(...))]`; each property name with the value a call would
+    /// give.
+    pub fn fixed(&self) -> impl Iterator<Item = (&str, &serde_json::Value)> + '_ {
+        self.pinned.iter().map(|p| (p.name.as_str(), &p.value))
     }
 }

@@ -17,7 +17,9 @@ mod schema;
 pub mod tree;
 pub(crate) mod value;
 
-pub use command::{CommandLayer, CommandSpec, GroupSpec, McpAttrs, ToolHints, ToolSpec};
+pub use command::{
+    CommandLayer, CommandSpec, FixedValue, GroupSpec, McpAttrs, OutputFormat, ToolHints, ToolSpec,
+};
 pub(crate) use command::{Pinned, Renamed};
 pub use param::{ParamAction, ParamKind, ParamRelations, ParamSpec};
 #[doc(hidden)]

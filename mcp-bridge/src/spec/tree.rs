@@ -20,6 +20,8 @@ pub struct Layer {
     /// `#[mcp(max_name_len = N)]`: the longest tool name (root only; `0`
     /// when not set).
     pub mcp_max_name_len: usize,
+    /// The property names `#[mcp(args(...))]` fixes.
+    pub mcp_fixed: &'static [&'static str],
 }
 
 impl Layer {
@@ -30,6 +32,7 @@ impl Layer {
         hide: None,
         mcp_prefix: None,
         mcp_max_name_len: 0,
+        mcp_fixed: &[],
     };
 }
 

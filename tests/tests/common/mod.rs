@@ -81,7 +81,8 @@ fn example_bin(name: &str) -> PathBuf {
 /// A tool result's text read back into `(stdout, stderr, exit code)`: the
 /// text is stdout, then stderr under a `[stderr]` line, then a failure's
 /// `[exit code N]`. Also checks `isError` matches the exit code and that
-/// the output is sent once (no `structuredContent`).
+/// the output is sent once (`structuredContent` only as the printed JSON,
+/// parsed).
 pub fn outcome(result: &serde_json::Value) -> (String, String, i64) {
     let text = result["content"][0]["text"]
         .as_str()
@@ -91,10 +92,13 @@ pub fn outcome(result: &serde_json::Value) -> (String, String, i64) {
         Some(1),
         "one text: {result}"
     );
-    assert!(
-        result.get("structuredContent").is_none(),
-        "sent once: {result}"
-    );
+    // Sent once: structured content only where the command declares its
+    // output (`#[mcp(output = "json")]`), and then it is the text parsed.
+    if let Some(structured) = result.get("structuredContent") {
+        let parsed: serde_json::Value = serde_json::from_str(text)
+            .unwrap_or_else(|e| panic!("structured content beside text that is no JSON ({e}): {result}"));
+        assert_eq!(&parsed, structured, "the printed JSON, parsed: {result}");
+    }
     let (rest, code) = match text.rfind("[exit code ") {
         Some(at) if text.ends_with(']') => {
             let code = text[at + "[exit code ".len()..text.len() - 1]

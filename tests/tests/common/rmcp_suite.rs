@@ -484,7 +484,16 @@ async fn calls_change_the_task_file() {
         // stats
         call(&client, "taskctl_task_add", json!({"db": db_arg, "title": "x", "status": "doing"})).await;
         let r = call(&client, "taskctl_stats", json!({"db": db_arg})).await;
-        assert_eq!(ok_stdout(&r), "todo: 0, doing: 1, done: 1\n");
+        // Fixed `--json` and `output = "json"`: the text as printed, and
+        // the same counts as data.
+        assert_eq!(ok_stdout(&r), "{\"todo\":0,\"doing\":1,\"done\":1}\n");
+        assert_eq!(r["structuredContent"], json!({"todo": 0, "doing": 1, "done": 1}));
+        let fixed = call(&client, "taskctl_stats", json!({"db": db_arg, "json": false})).await;
+        assert_eq!(fixed["isError"], true);
+        assert!(
+            text(&fixed).contains("property `json` is fixed for this tool (`#[mcp(args(json = true))]`); leave it out"),
+            "{fixed}"
+        );
 
         let export = dir.path().join("stats.json");
         let r = call(
@@ -759,7 +768,7 @@ async fn unknown_tool_is_a_protocol_error() {
             json!({"db": db.to_str().unwrap()}),
         )
         .await;
-        assert_eq!(ok_stdout(&r), "todo: 0, doing: 0, done: 0\n");
+        assert_eq!(ok_stdout(&r), "{\"todo\":0,\"doing\":0,\"done\":0}\n");
         finish(client).await;
     })
     .await;

@@ -29,6 +29,7 @@ const KIND_LENGTH: u8 = 2;
 const KIND_TOOL: u8 = 3;
 const KIND_PROPERTY: u8 = 4;
 const KIND_ROOT_KEY: u8 = 5;
+const KIND_FIXED: u8 = 6;
 
 const fn str_eq(a: &str, b: &str) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());
@@ -378,7 +379,66 @@ const fn finish<const C: usize, const P: usize>(
         }
         tool_at += 1;
     }
+
+    // Fixed values (`#[mcp(args(...))]`) name properties of the command's
+    // own tool. Only where the root is known: a nested type does not know
+    // the properties its ancestors offer.
+    if t.root_known {
+        let mut c = 0;
+        while c < n {
+            let fixed = t.cmds[c].fixed;
+            let mut k = 0;
+            while exposed[c] && k < fixed.len() {
+                if !tool[c] {
+                    let mut msg = Msg::new();
+                    msg.push("`#[mcp(args(...))]` fixes values for the calls of a command's own tool, and ");
+                    msg.push(t.cmds[c].origin);
+                    msg.push(" (command `");
+                    push_path(&mut msg, t, c, " ");
+                    msg.push("`) runs only through its subcommands: put it on the subcommand whose calls it fixes");
+                    report.add(t.cmds[c].site, KIND_FIXED, c, 0, msg);
+                    break;
+                }
+                if !offers_property(t, &groups, c, fixed[k], &mut scratch) {
+                    let mut msg = Msg::new();
+                    msg.push("`#[mcp(args(...))]` on ");
+                    msg.push(t.cmds[c].origin);
+                    msg.push(" fixes `");
+                    msg.push(fixed[k]);
+                    msg.push("`, which is no property of the tool `");
+                    push_tool_name(&mut msg, t, c);
+                    msg.push("`: name a property as its schema does (the long flag, or a positional's id), e.g. `args(format = \"json\")` or `args(\"dry-run\" = true)`");
+                    report.add(t.cmds[c].site, KIND_FIXED, c, k + 1, msg);
+                }
+                k += 1;
+            }
+            c += 1;
+        }
+    }
     report
+}
+
+/// Whether the tool of `cmd` offers a property named `name`.
+const fn offers_property<const C: usize, const P: usize>(
+    t: &Table<C, P>,
+    groups: &Groups<C, P>,
+    cmd: usize,
+    name: &str,
+    visible: &mut [usize; P],
+) -> bool {
+    let count = groups.offered(t, cmd, visible);
+    let mut at = 0;
+    while at < count {
+        let prop = &t.props[visible[at]];
+        if pieces_eq(
+            effective(t, prop, is_renamed(t, visible, at)),
+            ["", "", name],
+        ) {
+            return true;
+        }
+        at += 1;
+    }
+    false
 }
 
 /// Which commands are exposed, and which of those are tools, by the

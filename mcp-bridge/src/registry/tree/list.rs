@@ -44,6 +44,8 @@ pub fn tools_of_root<const C: usize, const P: usize>(node: &ArgsNode) -> Vec<Che
                     prop.name.to_owned()
                 }
             })
+            // Fixed by `#[mcp(args(...))]`: not offered.
+            .filter(|name| !t.cmds[index].fixed.contains(&name.as_str()))
             .collect();
         tools.push(CheckedTool { name, properties });
     }

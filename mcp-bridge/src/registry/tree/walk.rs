@@ -68,6 +68,8 @@ pub(super) struct Cmd {
     /// A root-only key (`prefix`, `max_name_len`) was given on this
     /// command's attributes.
     pub(super) has_root_keys: bool,
+    /// The property names `#[mcp(args(...))]` fixes for its tool.
+    pub(super) fixed: &'static [&'static str],
     pub(super) skip: bool,
     pub(super) hide: bool,
     pub(super) sub_required: bool,
@@ -87,6 +89,7 @@ impl Cmd {
         prefix: None,
         max_name_len: 0,
         has_root_keys: false,
+        fixed: &[],
         skip: false,
         hide: false,
         sub_required: false,
@@ -184,6 +187,9 @@ const fn apply<const C: usize, const P: usize>(t: &mut Table<C, P>, cmd: usize, 
     if let Some(prefix) = layer.mcp_prefix {
         t.cmds[cmd].prefix = Some(prefix);
         t.cmds[cmd].has_root_keys = true;
+    }
+    if !layer.mcp_fixed.is_empty() {
+        t.cmds[cmd].fixed = layer.mcp_fixed;
     }
     if layer.mcp_max_name_len != 0 {
         t.cmds[cmd].max_name_len = layer.mcp_max_name_len;

@@ -1,0 +1,30 @@
+// The attribute errors of `#[mcp(output = "...")]` and `#[mcp(args(...))]`.
+use clap::{Parser, Subcommand};
+use mcp_bridge::McpTool;
+
+#[derive(Parser, McpTool)]
+struct Cli {
+    #[mcp(output = "json", args(verbose = true))]
+    #[arg(long)]
+    verbose: bool,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, McpTool)]
+enum Command {
+    #[mcp(output = "xml")]
+    Show,
+    #[mcp(args(format = "json", format = "yaml"))]
+    List,
+    #[mcp(args())]
+    Count,
+    #[mcp(args(limit = usize::MAX))]
+    Top,
+    #[mcp(args = "json")]
+    Dump,
+    #[mcp(output = "json", output = "table")]
+    Table,
+}
+
+fn main() {}
