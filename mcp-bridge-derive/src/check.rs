@@ -185,7 +185,8 @@ fn check_value_type(cx: &Ctxt, arg: &Arg) {
         ValueKind::OneOf(_)
         | ValueKind::Range { .. }
         | ValueKind::Parser(_)
-        | ValueKind::KeyValue { .. } => return,
+        | ValueKind::KeyValue { .. }
+        | ValueKind::Json => return,
     };
     if let Some(reason) = unconvertible(ty) {
         cx.error_at(

@@ -49,6 +49,7 @@ use syn::{parse_macro_input, DeriveInput};
 /// | --- | --- | --- |
 /// | `name = "..."` | the root type, a variant | the tool's name, instead of the command path joined with `_` (`taskctl_task_add`) |
 /// | `name = "..."` | an argument field | the property's name, instead of the long name (flags) or the id (positionals) |
+/// | `json` | an argument field | the CLI reads the value as JSON text (its own `value_parser`): offer it as a JSON value with the schema `schemars` derives for the field's type (`T`, or the item of `Option<T>`/`Vec<T>`, which must be `Deserialize + JsonSchema`), and deserialize the call's value with serde |
 /// | `description = "..."` | the type, a variant, an argument field | the description, instead of the doc comment |
 /// | `skip` | the type, a variant, an argument field | leave it out of MCP (clap still has it); a skipped argument gets its default |
 /// | `serial` | the type, a variant | calls of this command never overlap one another |

@@ -127,6 +127,8 @@ pub(crate) struct McpAttrs {
     /// `output = "json"`: what the command prints, parsed into the
     /// result's structured content.
     pub(crate) output: Option<Spanned<String>>,
+    /// `json` (arguments): the value is JSON, offered as JSON.
+    pub(crate) json: Option<proc_macro2::Span>,
     /// `args(name = value, ...)`: arguments fixed for every call of the
     /// command, by property name.
     pub(crate) fixed: Vec<(Spanned<String>, syn::Lit)>,
@@ -210,6 +212,9 @@ pub(crate) enum ValueKind {
     },
     /// Anything else: picked at compile time by trait resolution.
     Auto,
+    /// `#[mcp(json)]`: a value the CLI reads as JSON text, offered as JSON
+    /// with the schema of its type.
+    Json,
 }
 
 /// A value type recognised by its name (the last path segment, as clap

@@ -55,6 +55,9 @@ pub(super) fn converter(p: &Private, arg: &Arg) -> TokenStream {
             None => auto_converter(p, value),
         },
         ValueKind::Auto => auto_converter(p, inner),
+        ValueKind::Json => {
+            quote_spanned!(inner.span()=> #p::convert::Json::<#inner>::new())
+        }
     }
 }
 

@@ -264,6 +264,11 @@ pub(super) fn arg(
         direct: None,
         auto_name: None,
     };
+    if arg.mcp.json.is_some() {
+        // Offered as JSON, deserialized by serde: whatever parser the CLI
+        // reads the text with.
+        arg.value = ValueKind::Json;
+    }
     arg.direct = if is_unit(&field.ty) {
         // `()`: clap accepts the flag and stores nothing.
         Some(DirectValue::Unit)

@@ -120,6 +120,7 @@ pub(crate) mod mcp_keys {
     pub(crate) const PREFIX: &str = "prefix";
     pub(crate) const MAX_NAME_LEN: &str = "max_name_len";
     pub(crate) const OUTPUT: &str = "output";
+    pub(crate) const JSON: &str = "json";
     pub(crate) const ARGS: &str = "args";
     /// What `output = "..."` takes.
     pub(crate) const OUTPUT_FORMATS: [&str; 4] = ["json", "yaml", "table", "lines"];
@@ -144,6 +145,7 @@ pub(crate) mod mcp_keys {
         MAX_NAME_LEN,
         OUTPUT,
         ARGS,
+        JSON,
     ];
 }
 
@@ -378,6 +380,9 @@ impl McpPlace {
         {
             return "an argument: how a call runs is said of its command; put it on the variant or struct of the command";
         }
+        if key == mcp_keys::JSON && matches!(self, McpPlace::Container | McpPlace::Variant) {
+            return "a command: `json` says an argument's value is JSON; put it on the argument's field";
+        }
         if matches!(key, mcp_keys::OUTPUT | mcp_keys::ARGS) && self == McpPlace::ArgField {
             return "an argument: what a command prints and the values fixed for its calls are said of the command; put it on the variant or struct of the command";
         }
@@ -408,14 +413,15 @@ impl McpPlace {
 
     fn accepts(self, key: &str) -> bool {
         match self {
-            McpPlace::Container => mcp_keys::ALL.contains(&key),
+            McpPlace::Container => mcp_keys::ALL.contains(&key) && key != mcp_keys::JSON,
             McpPlace::Variant => !matches!(
                 key,
-                mcp_keys::CRATE | mcp_keys::PREFIX | mcp_keys::MAX_NAME_LEN
+                mcp_keys::CRATE | mcp_keys::PREFIX | mcp_keys::MAX_NAME_LEN | mcp_keys::JSON
             ),
-            McpPlace::ArgField => {
-                matches!(key, mcp_keys::NAME | mcp_keys::DESCRIPTION | mcp_keys::SKIP)
-            }
+            McpPlace::ArgField => matches!(
+                key,
+                mcp_keys::NAME | mcp_keys::DESCRIPTION | mcp_keys::SKIP | mcp_keys::JSON
+            ),
             McpPlace::NestingField
             | McpPlace::SkippedField
             | McpPlace::FromGlobalField
@@ -437,7 +443,7 @@ impl McpPlace {
                  `task`, `read_only`, `destructive`, `idempotent`, `open_world`, `output` or \
                  `args(...)`"
             }
-            _ => "`name`, `description` or `skip`",
+            _ => "`name`, `description`, `json` or `skip`",
         }
     }
 }
@@ -643,6 +649,15 @@ pub(crate) fn mcp_attrs(cx: &Ctxt, attrs: &[Attribute], place: McpPlace) -> McpA
                 }
                 (mcp_keys::SKIP, McpItem::Str(key, _) | McpItem::Other(key, _)) => {
                     cx.error_at(&key, "`skip` takes no value: write `#[mcp(skip)]`");
+                }
+                (mcp_keys::JSON, McpItem::Flag(key)) => {
+                    if out.json.is_some() {
+                        cx.error_at(&key, "`json` is given twice in `#[mcp(...)]`; keep one");
+                    }
+                    out.json = Some(key.span());
+                }
+                (mcp_keys::JSON, McpItem::Str(key, _) | McpItem::Other(key, _)) => {
+                    cx.error_at(&key, "`json` takes no value: write `#[mcp(json)]`");
                 }
                 (mcp_keys::SERIAL, McpItem::Flag(key)) => out.serial = Some(key.span()),
                 (mcp_keys::ISOLATE, McpItem::Flag(key)) => out.isolate = Some(key.span()),

@@ -88,6 +88,76 @@ fn expect_str(value: &Value, expected: impl FnOnce() -> String) -> Result<&str, 
         .ok_or_else(|| ValueProblem::expected(expected()))
 }
 
+/// A value the CLI takes as JSON text, offered as JSON (`#[mcp(json)]`):
+/// deserialized by serde straight from the call's value, described by the
+/// schema `schemars` derives for `T` (subschemas inlined, so the property
+/// stands alone in the tool's input schema).
+///
+/// ```
+/// use mcp_bridge::convert::{Converter, Json};
+/// use serde_json::json;
+///
+/// #[derive(serde::Deserialize, schemars::JsonSchema, Debug, PartialEq)]
+/// struct Limits { cpu: u32, memory: Option<String> }
+///
+/// let limits = Json::<Limits>::new();
+/// assert_eq!(limits.value_type().schema()["type"], "object");
+/// let value = limits.convert_json(&json!({"cpu": 2})).unwrap();
+/// assert_eq!(value, Limits { cpu: 2, memory: None });
+/// assert!(limits.convert_json(&json!({"cpu": "two"})).is_err());
+/// // A default is JSON text, as the CLI reads it.
+/// assert_eq!(limits.convert_text(r#"{"cpu": 1}"#).unwrap().cpu, 1);
+/// ```
+#[derive(Debug)]
+pub struct Json<T>(PhantomData<fn() -> T>);
+
+impl<T> Json<T> {
+    /// A converter for `T`.
+    pub const fn new() -> Self {
+        Json(PhantomData)
+    }
+}
+
+impl<T> Default for Json<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<T: serde::de::DeserializeOwned + schemars::JsonSchema> Converter for Json<T> {
+    type Output = T;
+
+    fn value_type(&self) -> ValueType {
+        let generator = schemars::generate::SchemaSettings::draft2020_12()
+            .with(|settings| settings.inline_subschemas = true)
+            .into_generator();
+        let mut schema = match generator.into_root_schema_for::<T>().to_value() {
+            Value::Object(schema) => schema,
+            // `true`: anything.
+            _ => serde_json::Map::new(),
+        };
+        // The tool's input schema says which dialect; the property's own
+        // description comes from the field.
+        schema.remove("$schema");
+        schema.remove("title");
+        ValueType::Json { schema }
+    }
+
+    fn convert_json(&self, value: &Value) -> Result<T, ValueProblem> {
+        T::deserialize(value).map_err(|error| {
+            ValueProblem::expected(format!("a JSON value of `{}`", T::schema_name()))
+                .because(error.to_string())
+        })
+    }
+
+    fn convert_text(&self, text: &str) -> Result<T, ValueProblem> {
+        serde_json::from_str(text).map_err(|error| {
+            ValueProblem::expected(format!("JSON text of `{}`", T::schema_name()))
+                .because(error.to_string())
+        })
+    }
+}
+
 /// Strings: `String`, `OsString` and anything `From<String>`.
 #[derive(Debug)]
 pub struct Text<T>(PhantomData<fn() -> T>);
@@ -511,6 +581,7 @@ pub(crate) fn expected_of(value_type: &ValueType) -> String {
         ValueType::Boolean => "a boolean".to_owned(),
         ValueType::Enum { values, .. } => format!("one of {}", quoted_list(values)),
         ValueType::Map { .. } => "an object".to_owned(),
+        ValueType::Json { .. } => "a JSON value matching the property's schema".to_owned(),
     }
 }
 

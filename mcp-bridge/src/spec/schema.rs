@@ -8,6 +8,9 @@ use super::{ParamSpec, ToolSpec, ValueType};
 impl ValueType {
     /// The JSON Schema of one value of this type.
     pub fn schema(&self) -> Map<String, Value> {
+        if let ValueType::Json { schema } = self {
+            return schema.clone();
+        }
         let mut schema = Map::new();
         schema.insert("type".into(), self.json_type().into());
         match self {
@@ -50,7 +53,7 @@ impl ValueType {
             ValueType::Map { values } => {
                 schema.insert("additionalProperties".into(), values.schema().into());
             }
-            ValueType::Number | ValueType::Boolean => {}
+            ValueType::Number | ValueType::Boolean | ValueType::Json { .. } => {}
         }
         schema
     }
@@ -85,7 +88,11 @@ impl ParamSpec {
         } else {
             item
         };
-        if self.nullable {
+        if self.nullable && !schema.contains_key("type") {
+            // A schema without one type (`anyOf`...): null as an alternative.
+            let any = json!([Value::Object(std::mem::take(&mut schema)), { "type": "null" }]);
+            schema.insert("anyOf".into(), any);
+        } else if self.nullable {
             let json_type = schema.remove("type").unwrap_or(Value::Null);
             schema.insert("type".into(), json!([json_type, "null"]));
             // `enum` constrains every instance, `null` included.

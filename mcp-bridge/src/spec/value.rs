@@ -35,6 +35,13 @@ pub enum ValueType {
         /// The type of each value.
         values: Box<ValueType>,
     },
+    /// Any JSON value its schema describes: an argument the CLI parses
+    /// from JSON text, offered as JSON (`#[mcp(json)]`), with the schema
+    /// `schemars` derives for its type.
+    Json {
+        /// The value's JSON Schema (subschemas inlined).
+        schema: serde_json::Map<String, Value>,
+    },
 }
 
 /// Constraints on a string value.
@@ -82,6 +89,15 @@ impl ValueType {
             ValueType::Number => "number",
             ValueType::Boolean => "boolean",
             ValueType::Map { .. } => "object",
+            ValueType::Json { schema } => match schema.get("type").and_then(Value::as_str) {
+                Some("object") | None => "object",
+                Some("array") => "array",
+                Some("string") => "string",
+                Some("integer") => "integer",
+                Some("number") => "number",
+                Some("boolean") => "boolean",
+                Some(_) => "object",
+            },
         }
     }
 
@@ -106,6 +122,10 @@ impl ValueType {
                 "false" => Value::Bool(false),
                 _ => Value::from(text),
             },
+            // The CLI reads its default as JSON text, as it reads a value.
+            ValueType::Json { .. } => {
+                serde_json::from_str(text).unwrap_or_else(|_| Value::from(text))
+            }
             _ => Value::from(text),
         }
     }

@@ -95,8 +95,9 @@ pub fn outcome(result: &serde_json::Value) -> (String, String, i64) {
     // Sent once: structured content only where the command declares its
     // output (`#[mcp(output = "json")]`), and then it is the text parsed.
     if let Some(structured) = result.get("structuredContent") {
-        let parsed: serde_json::Value = serde_json::from_str(text)
-            .unwrap_or_else(|e| panic!("structured content beside text that is no JSON ({e}): {result}"));
+        let parsed: serde_json::Value = serde_json::from_str(text).unwrap_or_else(|e| {
+            panic!("structured content beside text that is no JSON ({e}): {result}")
+        });
         assert_eq!(&parsed, structured, "the printed JSON, parsed: {result}");
     }
     let (rest, code) = match text.rfind("[exit code ") {
