@@ -58,6 +58,9 @@ pub enum TaskCommand {
     ///
     /// Titles are taken literally: quotes, dashes and semicolons are kept.
     #[mcp(title = "Add a task", destructive = false, open_world = false)]
+    #[mcp(
+        example = r#"{"title": "Write the release notes", "priority": 4, "tag": ["docs"], "estimate": "90m"}"#
+    )]
     Add(AddArgs),
 
     /// List tasks, most urgent first

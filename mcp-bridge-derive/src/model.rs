@@ -127,6 +127,8 @@ pub(crate) struct McpAttrs {
     /// `output = "json"`: what the command prints, parsed into the
     /// result's structured content.
     pub(crate) output: Option<Spanned<String>>,
+    /// `example = "{...}"` (repeatable): a call's arguments, as JSON.
+    pub(crate) examples: Vec<syn::LitStr>,
     /// `json` (arguments): the value is JSON, offered as JSON.
     pub(crate) json: Option<proc_macro2::Span>,
     /// `args(name = value, ...)`: arguments fixed for every call of the

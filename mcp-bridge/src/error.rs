@@ -227,6 +227,16 @@ pub enum RegistryError {
         /// What is wrong.
         problem: String,
     },
+    /// `#[mcp(example = "...")]` is not a call its tool accepts.
+    #[error("`#[mcp(example = {example:?})]` on the command `{command}`: {problem}")]
+    Example {
+        /// The command path.
+        command: String,
+        /// The example as written.
+        example: String,
+        /// What is wrong.
+        problem: String,
+    },
     /// The tools cannot be listed in the [`ToolMode`](crate::ToolMode)
     /// asked for (a made tool's name is taken, a pinned pattern matches
     /// nothing).

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Drive taskctl's grouped and search modes with the real Python MCP SDK.
+"""Drive taskctl's grouped and search modes, its help resources and its
+example prompts with the real Python MCP SDK.
 
 Usage:
-    python tool_modes_client.py --mode grouped|search [--url URL] [-- <server command...>]
+    python tool_modes_client.py --mode grouped|search|resources [--url URL] [-- <server command...>]
 
 Over stdio the server command is started by the SDK; with --url a server
 already listening is spoken to over Streamable HTTP. Each check prints one
@@ -74,6 +75,20 @@ async def search(client: Any) -> None:
     ok(bad.is_error and "title" in text(bad), "its arguments are checked", text(bad))
 
 
+async def resources(client: Any) -> None:
+    listed = (await client.list_resources()).resources
+    uris = [str(r.uri) for r in listed]
+    ok("help://taskctl_task_add" in uris and len(uris) == 6, "one help resource per tool", str(uris))
+    read = await client.read_resource("help://taskctl_task_add")
+    text_ = read.contents[0].text
+    ok("Usage: taskctl task add" in text_, "a resource is the command's --help", text_[:200])
+    prompts = (await client.list_prompts()).prompts
+    ok([p.name for p in prompts] == ["taskctl_task_add"], "the tools with examples are prompts", str(prompts))
+    got = await client.get_prompt("taskctl_task_add")
+    said = got.messages[0].content.text
+    ok('"title":"Write the release notes"' in said, "a prompt shows the example calls", said)
+
+
 async def main(args: argparse.Namespace, server_cmd: list[str]) -> None:
     import anyio
     from mcp import Client, StdioServerParameters
@@ -84,14 +99,14 @@ async def main(args: argparse.Namespace, server_cmd: list[str]) -> None:
     client = Client(target, mode="legacy", read_timeout_seconds=30.0, cache=None)
     with anyio.fail_after(60):
         async with client:
-            await (grouped if args.mode == "grouped" else search)(client)
+            await {"grouped": grouped, "search": search, "resources": resources}[args.mode](client)
 
 
 if __name__ == "__main__":
     argv = sys.argv[1:]
     own, server_cmd = (argv[: argv.index("--")], argv[argv.index("--") + 1 :]) if "--" in argv else (argv, [])
     parser = argparse.ArgumentParser()
-    parser.add_argument("--mode", choices=["grouped", "search"], required=True)
+    parser.add_argument("--mode", choices=["grouped", "search", "resources"], required=True)
     parser.add_argument("--url")
     args = parser.parse_args(own)
     import anyio

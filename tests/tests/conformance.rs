@@ -27,6 +27,8 @@ const WITH_SESSIONS: &[&str] = &[
     "server-sse-multiple-streams",
     "server-sse-polling",
     "http-header-validation",
+    "caching",
+    "sep-2164-resource-not-found",
 ];
 
 /// Scenarios run against the stateless server (protocol 2026-07-28 and the
@@ -38,6 +40,8 @@ const STATELESS: &[&str] = &[
     "tools-call-with-progress",
     "http-header-validation",
     "dns-rebinding-protection",
+    "caching",
+    "sep-2164-resource-not-found",
 ];
 
 struct Suite {

@@ -244,3 +244,31 @@ fn names_follow_the_roots_prefix_and_budget() {
         })
     ));
 }
+
+/// An example the tool refuses fails the registry, at start-up.
+#[derive(Parser, McpTool, Debug)]
+#[command(name = "examples")]
+#[mcp(example = r#"{"count": 2}"#, example = r#"{"count": "two"}"#)]
+struct WrongExample {
+    #[arg(long)]
+    count: u8,
+}
+
+#[derive(Parser, McpTool, Debug)]
+#[command(name = "examples")]
+#[mcp(example = r#"{"count": 2,}"#)]
+struct NotJson {
+    #[arg(long)]
+    count: u8,
+}
+
+#[test]
+fn examples_are_checked_when_the_registry_is_made() {
+    let error = Registry::<WrongExample>::new().unwrap_err().to_string();
+    assert!(
+        error.starts_with(r#"`#[mcp(example = "{\"count\":\"two\"}")]` on the command `examples`: its tool refuses it: tool `examples`: property `count`"#),
+        "{error}"
+    );
+    let error = Registry::<NotJson>::new().unwrap_err().to_string();
+    assert!(error.contains("it is no JSON: trailing comma"), "{error}");
+}

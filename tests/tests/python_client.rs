@@ -98,7 +98,8 @@ fn python_sdk_client_over_stateless_http_with_protocol_2026_07_28() {
     run_client_over_http(Some("2026-07-28"), &["--stateless"]);
 }
 
-/// The grouped and search modes (`tests/python/tool_modes_client.py`),
+/// The grouped and search modes, help resources and example prompts
+/// (`tests/python/tool_modes_client.py`),
 /// over stdio, or over HTTP with `http` extra arguments.
 fn run_modes_client(mode: &str, http: Option<&[&str]>) {
     let Some(python) = python() else { return };
@@ -106,7 +107,8 @@ fn run_modes_client(mode: &str, http: Option<&[&str]>) {
     let db = dir.path().join("tasks.json");
     let serve: Vec<String> = match mode {
         "grouped" => vec!["--grouped".into(), "1".into()],
-        _ => vec!["--search".into()],
+        "search" => vec!["--search".into()],
+        _ => Vec::new(),
     };
     let mut command = Command::new(python);
     command
@@ -165,4 +167,14 @@ fn python_sdk_client_grouped_over_stateless_http() {
 #[test]
 fn python_sdk_client_search_over_http_with_sessions() {
     run_modes_client("search", Some(&[]));
+}
+
+#[test]
+fn python_sdk_client_resources_and_prompts_over_stdio() {
+    run_modes_client("resources", None);
+}
+
+#[test]
+fn python_sdk_client_resources_and_prompts_over_http() {
+    run_modes_client("resources", Some(&[]));
 }

@@ -203,6 +203,10 @@ fn layer_tokens(p: &Private, layer: &Layer) -> TokenStream {
         };
         fields.push(quote!(mcp_output: #p::Some(#p::OutputFormat::#variant)));
     }
+    if !mcp.examples.is_empty() {
+        let examples = &mcp.examples;
+        fields.push(quote!(mcp_examples: &[#(#examples),*]));
+    }
     if !mcp.fixed.is_empty() {
         let values = mcp.fixed.iter().map(|(name, lit)| {
             let name = &name.value;

@@ -121,6 +121,7 @@ pub(crate) mod mcp_keys {
     pub(crate) const MAX_NAME_LEN: &str = "max_name_len";
     pub(crate) const OUTPUT: &str = "output";
     pub(crate) const JSON: &str = "json";
+    pub(crate) const EXAMPLE: &str = "example";
     pub(crate) const ARGS: &str = "args";
     /// What `output = "..."` takes.
     pub(crate) const OUTPUT_FORMATS: [&str; 4] = ["json", "yaml", "table", "lines"];
@@ -146,6 +147,7 @@ pub(crate) mod mcp_keys {
         OUTPUT,
         ARGS,
         JSON,
+        EXAMPLE,
     ];
 }
 
@@ -383,6 +385,9 @@ impl McpPlace {
         if key == mcp_keys::JSON && matches!(self, McpPlace::Container | McpPlace::Variant) {
             return "a command: `json` says an argument's value is JSON; put it on the argument's field";
         }
+        if key == mcp_keys::EXAMPLE && self == McpPlace::ArgField {
+            return "an argument: an example is a whole call of a command's tool; put it on the variant or struct of the command";
+        }
         if matches!(key, mcp_keys::OUTPUT | mcp_keys::ARGS) && self == McpPlace::ArgField {
             return "an argument: what a command prints and the values fixed for its calls are said of the command; put it on the variant or struct of the command";
         }
@@ -436,12 +441,12 @@ impl McpPlace {
             McpPlace::Container => {
                 "`name`, `description`, `title`, `icon`, `skip`, `serial`, `timeout`, `isolate`, \
                  `task`, `read_only`, `destructive`, `idempotent`, `open_world`, `output`, \
-                 `args(...)`, `prefix`, `max_name_len` or `crate`"
+                 `args(...)`, `example`, `prefix`, `max_name_len` or `crate`"
             }
             McpPlace::Variant => {
                 "`name`, `description`, `title`, `icon`, `skip`, `serial`, `timeout`, `isolate`, \
-                 `task`, `read_only`, `destructive`, `idempotent`, `open_world`, `output` or \
-                 `args(...)`"
+                 `task`, `read_only`, `destructive`, `idempotent`, `open_world`, `output`, \
+                 `args(...)` or `example`"
             }
             _ => "`name`, `description`, `json` or `skip`",
         }
@@ -754,6 +759,18 @@ pub(crate) fn mcp_attrs(cx: &Ctxt, attrs: &[Attribute], place: McpPlace) -> McpA
                         value: src,
                         span: lit.span(),
                     });
+                }
+                (mcp_keys::EXAMPLE, McpItem::Str(_, lit)) => {
+                    let text = lit.value();
+                    let trimmed = text.trim();
+                    if !(trimmed.starts_with('{') && trimmed.ends_with('}')) {
+                        cx.error_at(
+                            &lit,
+                            "`example` is a call's arguments as a JSON object, e.g. \
+                             `example = r#\"{\"title\": \"Write the docs\"}\"#`",
+                        );
+                    }
+                    out.examples.push(lit);
                 }
                 (mcp_keys::OUTPUT, McpItem::Str(key, lit)) => {
                     if out.output.is_some() {

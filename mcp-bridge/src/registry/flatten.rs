@@ -27,8 +27,8 @@ pub(crate) struct Outline {
 struct Found {
     tools: Vec<(ToolSpec, bool)>,
     outline: Outline,
-    /// `#[mcp(args(...))]` its tool cannot take: (command path, name, why).
-    unfixable: Vec<(String, String, String)>,
+    /// What the attributes ask that the tools cannot do.
+    problems: Vec<RegistryError>,
 }
 
 /// Every tool of the tree under `root`, in the order of the tree, and the
@@ -49,14 +49,10 @@ pub(crate) fn tools_and_outline(
     let Found {
         mut tools,
         outline,
-        unfixable,
+        problems,
     } = found;
-    if let Some((command, name, problem)) = unfixable.into_iter().next() {
-        return Err(RegistryError::FixedArgument {
-            command,
-            name,
-            problem,
-        });
+    if let Some(problem) = problems.into_iter().next() {
+        return Err(problem);
     }
     let budget = root.mcp.max_name_len.unwrap_or(DEFAULT_NAME_BUDGET);
     for (tool, given) in &mut tools {
@@ -193,6 +189,7 @@ fn collect_tools(
             icon: icon.map(str::to_owned),
             hints: node.mcp.hints,
             output: node.mcp.output,
+            examples: Vec::new(),
             route: route.clone(),
             renamed,
             unoffered: hidden.clone(),
@@ -201,14 +198,14 @@ fn collect_tools(
         for (name, value) in &node.mcp.fixed {
             match tool.params.iter().position(|p| &p.name == name) {
                 Some(at) if !fits(&tool.params[at].property_schema(), value) => {
-                    out.unfixable.push((
-                        path.join(" "),
-                        name.clone(),
-                        format!(
+                    out.problems.push(RegistryError::FixedArgument {
+                        command: path.join(" "),
+                        name: name.clone(),
+                        problem: format!(
                             "`{value}` is no value of the property, whose schema is {}",
                             tool.params[at].property_schema()
                         ),
-                    ));
+                    });
                 }
                 Some(at) => {
                     tool.params.remove(at);
@@ -219,11 +216,26 @@ fn collect_tools(
                         by_cli: true,
                     });
                 }
-                None => out.unfixable.push((
-                    path.join(" "),
-                    name.clone(),
-                    "its tool has no property of that name".to_owned(),
-                )),
+                None => out.problems.push(RegistryError::FixedArgument {
+                    command: path.join(" "),
+                    name: name.clone(),
+                    problem: "its tool has no property of that name".to_owned(),
+                }),
+            }
+        }
+        for example in &node.mcp.examples {
+            match serde_json::from_str::<serde_json::Value>(example) {
+                Ok(serde_json::Value::Object(arguments)) => tool.examples.push(arguments),
+                Ok(_) => out.problems.push(RegistryError::Example {
+                    command: path.join(" "),
+                    example: example.clone(),
+                    problem: "it is no JSON object".to_owned(),
+                }),
+                Err(error) => out.problems.push(RegistryError::Example {
+                    command: path.join(" "),
+                    example: example.clone(),
+                    problem: format!("it is no JSON: {error}"),
+                }),
             }
         }
         let rules = describe_rules(&tool);
@@ -231,6 +243,16 @@ fn collect_tools(
             tool.description.push_str("\n\nRules: ");
             tool.description.push_str(&rules.join("; "));
             tool.description.push('.');
+        }
+        // Examples are short and show the model a whole call: worth their
+        // bytes where the CLI's author wrote them.
+        for (at, example) in tool.examples.iter().enumerate() {
+            tool.description.push_str(match at {
+                0 => "\n\nExample: ",
+                _ => "\nExample: ",
+            });
+            tool.description
+                .push_str(&serde_json::Value::Object(example.clone()).to_string());
         }
         out.tools.push((tool, given));
     }

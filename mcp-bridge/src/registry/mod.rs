@@ -82,9 +82,22 @@ impl<C> std::fmt::Debug for Registry<C> {
 }
 
 impl<C: McpCommand> Registry<C> {
-    /// Builds the table from `C`'s command tree.
+    /// Builds the table from `C`'s command tree. Each
+    /// `#[mcp(example = "...")]` must be a call its tool accepts.
     pub fn new() -> Result<Self, RegistryError> {
-        Self::from_spec(C::command_spec())
+        let registry = Self::from_spec(C::command_spec())?;
+        for (index, entry) in registry.entries.iter().enumerate() {
+            for example in &entry.spec.examples {
+                if let Err(error) = registry.build_at(index, example) {
+                    return Err(RegistryError::Example {
+                        command: entry.spec.path.join(" "),
+                        example: Value::Object(example.clone()).to_string(),
+                        problem: format!("its tool refuses it: {error}"),
+                    });
+                }
+            }
+        }
+        Ok(registry)
     }
 }
 

@@ -69,6 +69,11 @@ trait Dispatch: Send + Sync {
     fn prepare_at(&self, index: usize, arguments: &Map<String, Value>) -> Result<Job, CallError>;
     /// What `tools/list` shows in `mode` (`None`: every tool, flat).
     fn surface(&self, mode: &ToolMode) -> Result<Option<Surface>, String>;
+    /// The tool at `index`.
+    fn spec(&self, index: usize) -> Option<&ToolSpec>;
+    /// The `--help` text of the command of the tool at `index`, as clap
+    /// renders it.
+    fn help(&self, index: usize) -> Option<String>;
 }
 
 struct Typed<C> {
@@ -102,6 +107,23 @@ impl<C: McpCommand + Send + 'static> Dispatch for Typed<C> {
 
     fn surface(&self, mode: &ToolMode) -> Result<Option<Surface>, String> {
         Surface::new(&self.registry, mode)
+    }
+
+    fn spec(&self, index: usize) -> Option<&ToolSpec> {
+        self.registry.tools().nth(index)
+    }
+
+    fn help(&self, index: usize) -> Option<String> {
+        let tool = self.spec(index)?;
+        // clap's own rendering: built on demand (a resource read), never
+        // on a call's path.
+        let mut command = <C as clap::CommandFactory>::command();
+        command.build();
+        let mut at = &mut command;
+        for name in tool.path.iter().skip(1) {
+            at = at.find_subcommand_mut(name)?;
+        }
+        Some(at.render_long_help().to_string())
     }
 }
 
@@ -212,7 +234,8 @@ impl BridgeServer {
             })
             .collect();
         let tasks = registry.tools().any(|spec| spec.task);
-        let info = server_info(registry.root(), tasks);
+        let prompts = registry.tools().any(|spec| !spec.examples.is_empty());
+        let info = server_info(registry.root(), tasks, prompts);
         Self {
             shared: Arc::new(Shared {
                 typed: Box::new(Typed { registry, handler }),
@@ -534,33 +557,44 @@ impl BridgeServer {
 // MCP logging is deprecated (SEP-2577) but still what clients of protocol
 // versions up to 2025-11-25 use; see `logs.rs`.
 #[allow(deprecated)]
-fn server_info(root: &CommandSpec, tasks: bool) -> ServerConfig {
+fn server_info(root: &CommandSpec, tasks: bool, prompts: bool) -> ServerConfig {
     let version = root.version.clone().unwrap_or_else(|| "0.0.0".to_owned());
     let mut implementation = Implementation::new(root.name.clone(), version);
     if let Some(about) = &root.about {
         implementation = implementation.with_description(about.clone());
     }
-    let capabilities = match tasks {
+    let mut capabilities = match tasks {
         true => ServerCapabilities::builder()
             .enable_tools()
             .enable_logging()
+            .enable_resources()
             .enable_tasks()
             .build(),
         false => ServerCapabilities::builder()
             .enable_tools()
             .enable_logging()
+            .enable_resources()
             .build(),
     };
+    if prompts {
+        capabilities.prompts = Some(rmcp::model::PromptsCapability::default());
+    }
     ServerConfig::new(capabilities).with_server_info(implementation)
 }
 
-/// A method of a capability the server does not declare.
-fn not_served(method: &'static str) -> ErrorData {
-    ErrorData::new(
-        rmcp::model::ErrorCode::METHOD_NOT_FOUND,
-        format!("{method}: this server has tools only (see its capabilities)"),
-        None,
-    )
+/// The scheme of the resources: each tool's `--help` (`help://<tool>`).
+const HELP_SCHEME: &str = "help://";
+
+/// The message of a tool's prompt: what the tool does and its example
+/// calls.
+fn prompt_message(spec: &ToolSpec) -> rmcp::model::PromptMessage {
+    let summary = spec.description.lines().next().unwrap_or_default();
+    let mut text = format!("Use the tool `{}` ({summary}). Calls look like:", spec.name);
+    for example in &spec.examples {
+        text.push('\n');
+        text.push_str(&Value::Object(example.clone()).to_string());
+    }
+    rmcp::model::PromptMessage::new_text(rmcp::model::Role::User, text)
 }
 
 /// Bad arguments, answered as clap would: exit code 2, the message on stderr.
@@ -720,23 +754,72 @@ impl ServerHandler for BridgeServer {
         self.shared.info.clone()
     }
 
-    // A CLI has tools only: the lists of what the server does not declare
-    // are unknown methods, not empty lists (a client that asks anyway
-    // learns the server has none, rather than that it has some kind).
+    // Prompts: the tools whose commands have `#[mcp(example = "...")]`.
     async fn list_prompts(
         &self,
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<rmcp::model::ListPromptsResult, ErrorData> {
-        Err(not_served("prompts/list"))
+        let typed = &self.shared.typed;
+        let prompts = (0..)
+            .map_while(|index| typed.spec(index))
+            .filter(|spec| !spec.examples.is_empty())
+            .map(|spec| {
+                rmcp::model::Prompt::new(
+                    spec.name.clone(),
+                    Some(format!(
+                        "Use the tool `{}`, as its examples show",
+                        spec.name
+                    )),
+                    None,
+                )
+            })
+            .collect();
+        Ok(rmcp::model::ListPromptsResult::with_all_items(prompts))
     }
 
+    async fn get_prompt(
+        &self,
+        request: rmcp::model::GetPromptRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::GetPromptResponse, ErrorData> {
+        let typed = &self.shared.typed;
+        let spec = typed
+            .position(&request.name)
+            .and_then(|index| typed.spec(index))
+            .filter(|spec| !spec.examples.is_empty())
+            .ok_or_else(|| {
+                ErrorData::invalid_params(
+                    format!(
+                        "no prompt named `{}`: prompts/list names the tools with examples",
+                        request.name
+                    ),
+                    None,
+                )
+            })?;
+        Ok(
+            rmcp::model::GetPromptResult::new(vec![prompt_message(spec)])
+                .with_description(format!("Use the tool `{}`", spec.name))
+                .into(),
+        )
+    }
+
+    // Resources: each tool's `--help`, as `help://<tool>`.
     async fn list_resources(
         &self,
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<rmcp::model::ListResourcesResult, ErrorData> {
-        Err(not_served("resources/list"))
+        let typed = &self.shared.typed;
+        let resources = (0..)
+            .map_while(|index| typed.spec(index))
+            .map(|spec| {
+                rmcp::model::Resource::new(format!("{HELP_SCHEME}{}", spec.name), spec.name.clone())
+                    .with_description(format!("`{} --help`", spec.path.join(" ")))
+                    .with_mime_type("text/plain")
+            })
+            .collect();
+        Ok(rmcp::model::ListResourcesResult::with_all_items(resources))
     }
 
     async fn list_resource_templates(
@@ -744,7 +827,41 @@ impl ServerHandler for BridgeServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<rmcp::model::ListResourceTemplatesResult, ErrorData> {
-        Err(not_served("resources/templates/list"))
+        let template = rmcp::model::ResourceTemplate::new(format!("{HELP_SCHEME}{{tool}}"), "help")
+            .with_description("The `--help` text of a tool's command")
+            .with_mime_type("text/plain");
+        Ok(rmcp::model::ListResourceTemplatesResult::with_all_items(
+            vec![template],
+        ))
+    }
+
+    async fn read_resource(
+        &self,
+        request: rmcp::model::ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::ReadResourceResponse, ErrorData> {
+        let typed = &self.shared.typed;
+        let text = request
+            .uri
+            .strip_prefix(HELP_SCHEME)
+            .and_then(|name| typed.position(name))
+            .and_then(|index| typed.help(index))
+            .ok_or_else(|| {
+                ErrorData::resource_not_found(
+                    format!(
+                        "no resource `{}`: the resources are `{HELP_SCHEME}<tool>`, one per tool",
+                        request.uri
+                    ),
+                    None,
+                )
+            })?;
+        Ok(
+            rmcp::model::ReadResourceResult::new(vec![rmcp::model::ResourceContents::text(
+                text,
+                request.uri.clone(),
+            )])
+            .into(),
+        )
     }
 
     async fn list_tools(

@@ -97,6 +97,10 @@ pub struct McpAttrs {
     /// schema.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub fixed: Vec<(String, serde_json::Value)>,
+    /// `#[mcp(example = "{...}")]`: calls of the command's tool, each its
+    /// arguments as JSON text.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub examples: Vec<String>,
 }
 
 /// What a command prints, parsed into a call's `structuredContent` by
@@ -291,6 +295,9 @@ impl CommandSpec {
         if let Some(output) = layer.mcp_output {
             self.mcp.output = Some(output);
         }
+        if !layer.mcp_examples.is_empty() {
+            self.mcp.examples = layer.mcp_examples.iter().map(|e| (*e).to_owned()).collect();
+        }
         if !layer.mcp_fixed.is_empty() {
             self.mcp.fixed = layer
                 .mcp_fixed
@@ -328,6 +335,7 @@ pub struct CommandLayer {
     pub mcp_max_name_len: Option<usize>,
     pub mcp_output: Option<OutputFormat>,
     pub mcp_fixed: &'static [(&'static str, FixedValue)],
+    pub mcp_examples: &'static [&'static str],
     pub mcp_hints: ToolHints,
 }
 
@@ -352,6 +360,7 @@ impl CommandLayer {
         mcp_max_name_len: None,
         mcp_output: None,
         mcp_fixed: &[],
+        mcp_examples: &[],
         mcp_hints: ToolHints::NONE,
     };
 }
@@ -435,6 +444,9 @@ pub struct ToolSpec {
     /// `#[mcp(output = "...")]`: what the command prints, parsed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub output: Option<OutputFormat>,
+    /// `#[mcp(example = "...")]`: example calls' arguments.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub examples: Vec<serde_json::Map<String, serde_json::Value>>,
     /// The variant indices the typed build follows to reach this command.
     #[serde(skip)]
     pub(crate) route: Vec<u32>,

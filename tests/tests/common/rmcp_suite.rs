@@ -951,3 +951,46 @@ async fn grouped_and_search_modes() {
     })
     .await;
 }
+
+/// Each tool's `--help` as a resource (`help://<tool>`), and the tools
+/// with `#[mcp(example)]` as prompts.
+#[tokio::test]
+async fn help_resources_and_example_prompts() {
+    timed(async {
+        let dir = tempfile::tempdir().unwrap();
+        let client = connect(dir.path()).await;
+        let caps = client.peer_info().unwrap().capabilities.clone();
+        assert!(caps.resources.is_some() && caps.prompts.is_some());
+        let resources = client.list_all_resources().await.unwrap();
+        let uris: Vec<&str> = resources.iter().map(|r| r.uri.as_str()).collect();
+        assert_eq!(uris.len(), ALL_TOOLS.len());
+        assert!(uris.contains(&"help://taskctl_task_add"), "{uris:?}");
+        let read = client
+            .read_resource(rmcp::model::ReadResourceRequestParams::new("help://taskctl_task_add"))
+            .await
+            .unwrap();
+        let text = match &read.contents[0] {
+            rmcp::model::ResourceContents::TextResourceContents { text, .. } => text.clone(),
+            other => panic!("text expected: {other:?}"),
+        };
+        assert!(text.contains("Usage: taskctl task add [OPTIONS] <TITLE>"), "{text}");
+        let missing = client
+            .read_resource(rmcp::model::ReadResourceRequestParams::new("help://taskctl_nothing"))
+            .await
+            .unwrap_err();
+        assert!(missing.to_string().contains("no resource `help://taskctl_nothing`"), "{missing}");
+
+        let prompts = client.list_all_prompts().await.unwrap();
+        let names: Vec<&str> = prompts.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(names, ["taskctl_task_add"]);
+        let prompt = client
+            .get_prompt(rmcp::model::GetPromptRequestParams::new("taskctl_task_add"))
+            .await
+            .unwrap();
+        let message = serde_json::to_value(&prompt.messages[0]).unwrap();
+        let text = message["content"]["text"].as_str().unwrap();
+        assert!(text.contains(r#""title":"Write the release notes""#), "{text}");
+        finish(client).await;
+    })
+    .await;
+}
