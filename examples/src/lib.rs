@@ -2,4 +2,5 @@
 //! its handler) so tests can use the same types the binary serves.
 
 pub mod awkward;
+pub mod fleet;
 pub mod taskctl;

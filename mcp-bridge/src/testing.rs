@@ -179,9 +179,11 @@ fn walk_reachable(
                 continue;
             }
             let id = arg.get_id().as_str();
-            let reachable = below
-                .iter()
-                .any(|t| t.params.iter().any(|p| p.id == id && !p.hidden));
+            // Offered, or fixed for the tool (`#[mcp(args(...))]`).
+            let reachable = below.iter().any(|t| {
+                t.params.iter().any(|p| p.id == id && !p.hidden)
+                    || t.pinned.iter().any(|p| p.id == id)
+            });
             if !reachable && !below.is_empty() {
                 out.push(format!(
                     "`{}` argument `{id}`: visible in clap, but no tool can set it",

@@ -11,3 +11,8 @@ fn taskctl_specs_match_clap() {
 fn awkward_specs_match_clap() {
     mcp_bridge::testing::assert_parity::<examples::awkward::Cli>();
 }
+
+#[test]
+fn fleet_specs_match_clap() {
+    mcp_bridge::testing::assert_parity::<examples::fleet::Cli>();
+}

@@ -52,6 +52,7 @@ macro_rules! agree {
 fn the_examples_agree() {
     assert!(!agree!(examples::taskctl::Cli).is_empty());
     assert!(!agree!(examples::awkward::Cli).is_empty());
+    assert!(!agree!(examples::fleet::Cli).is_empty());
 }
 
 /// Every exposure rule at once: hidden and skipped commands (and what is

@@ -208,9 +208,10 @@ fn collect_tools(
                     });
                 }
                 Some(at) => {
-                    tool.params.remove(at);
+                    let param = tool.params.remove(at);
                     tool.pinned.push(Pinned {
                         name: name.clone(),
+                        id: param.id,
                         value: value.clone(),
                         given_as: format!("`#[mcp(args({name} = {value}))]`"),
                         by_cli: true,

@@ -181,6 +181,7 @@ impl<C> Registry<C> {
                 spec.params.remove(at);
                 spec.pinned.push(crate::spec::Pinned {
                     name: name.clone(),
+                    id: id.clone(),
                     value: value.clone(),
                     given_as: given_as.clone(),
                     by_cli: false,

@@ -469,6 +469,8 @@ pub struct ToolSpec {
 pub(crate) struct Pinned {
     /// The property it would have been.
     pub(crate) name: String,
+    /// The argument's clap id.
+    pub(crate) id: String,
     /// Its value, as a call would give it.
     pub(crate) value: serde_json::Value,
     /// How the operator gave it (`--db`), for errors.

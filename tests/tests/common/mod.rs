@@ -53,6 +53,12 @@ pub fn awkward() -> &'static Path {
     BIN.get_or_init(|| example_bin("awkward"))
 }
 
+/// The `fleet` example binary, built once per test process.
+pub fn fleet() -> &'static Path {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    BIN.get_or_init(|| example_bin("fleet"))
+}
+
 fn example_bin(name: &str) -> PathBuf {
     let workspace = workspace_root();
     let output = Command::new(env!("CARGO"))

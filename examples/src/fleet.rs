@@ -1,0 +1,208 @@
+//! The `fleet` example CLI: an operator's view of a few hosts and the
+//! services deployed on them, the shape of many infrastructure CLIs. It
+//! shows what a larger CLI uses of mcp-bridge:
+//!
+//! | feature | where |
+//! | --- | --- |
+//! | a shorter prefix for tool names | `#[mcp(prefix = "fl")]` on [`Cli`]: `fl_host_list` |
+//! | a table parsed into structured content | `host list` (`output = "table"`) |
+//! | machine output forced for the model | `host show` (`args(format = "yaml")`, `output = "yaml"`) |
+//! | a JSON argument with its type's schema | `service deploy --limits` (`#[mcp(json)]`) |
+//! | an alias, an example call | `service list` (`ls`), `service deploy` |
+//! | the grouped mode by default | the binary: `Bridge::tool_mode(ToolMode::Grouped { depth: 1 })` |
+//!
+//! The fleet is fixed data (three hosts); `deploy` prints what it would
+//! roll out. Everything prints with `println!`, as a CLI does.
+//!
+//! ```text
+//! fleet host list
+//! fleet host show db-1 --format yaml
+//! fleet service deploy api --replicas 3 --limits '{"cpu": 2, "memory": "1Gi"}'
+//! fleet mcp serve                # one tool per top-level command
+//! fleet mcp serve --flat         # every command a tool
+//! ```
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use mcp_bridge::McpTool;
+use serde::{Deserialize, Serialize};
+
+/// Inspect the hosts of a small fleet and deploy services to them.
+#[derive(Parser, McpTool, Debug, Clone, PartialEq)]
+#[command(name = "fleet", version)]
+#[mcp(prefix = "fl")]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, McpTool, Debug, Clone, PartialEq)]
+pub enum Command {
+    /// The machines services run on
+    #[command(subcommand)]
+    Host(HostCommand),
+    /// What runs where
+    #[command(subcommand)]
+    Service(ServiceCommand),
+}
+
+#[derive(Subcommand, McpTool, Debug, Clone, PartialEq)]
+pub enum HostCommand {
+    /// List the hosts, one row each
+    #[mcp(read_only, open_world = false, output = "table")]
+    List {
+        /// Only hosts in this region
+        #[arg(long)]
+        region: Option<String>,
+    },
+    /// Show one host in detail
+    #[mcp(read_only, open_world = false)]
+    #[mcp(args(format = "yaml"), output = "yaml")]
+    Show {
+        /// The host's name
+        name: String,
+        /// How to print it
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
+}
+
+#[derive(Subcommand, McpTool, Debug, Clone, PartialEq)]
+pub enum ServiceCommand {
+    /// List the services and where they run
+    #[command(visible_alias = "ls")]
+    #[mcp(read_only, open_world = false, output = "lines")]
+    List,
+    /// Roll a service out to the fleet
+    #[mcp(destructive = false, idempotent)]
+    #[mcp(example = r#"{"name": "api", "replicas": 3, "limits": {"cpu": 2, "memory": "1Gi"}}"#)]
+    Deploy(DeployArgs),
+}
+
+#[derive(Args, McpTool, Debug, Clone, PartialEq)]
+pub struct DeployArgs {
+    /// The service
+    pub name: String,
+    /// How many copies to run
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=50))]
+    pub replicas: u16,
+    /// Resources each copy may use, as JSON
+    #[arg(long, value_parser = parse_limits)]
+    #[mcp(json)]
+    pub limits: Option<Limits>,
+}
+
+/// What one copy of a service may use.
+#[derive(Serialize, Deserialize, schemars::JsonSchema, Debug, Clone, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Limits {
+    /// CPU cores
+    pub cpu: u8,
+    /// Memory, e.g. `512Mi` or `2Gi`
+    pub memory: Option<String>,
+}
+
+fn parse_limits(text: &str) -> Result<Limits, String> {
+    serde_json::from_str(text).map_err(|e| format!("not a limits object: {e}"))
+}
+
+/// How `host show` prints.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// Lines for people
+    Text,
+    /// YAML for programs
+    Yaml,
+}
+
+#[derive(Serialize)]
+struct Host {
+    name: &'static str,
+    region: &'static str,
+    cores: u8,
+    services: &'static [&'static str],
+}
+
+const HOSTS: [Host; 3] = [
+    Host {
+        name: "web-1",
+        region: "eu-west",
+        cores: 8,
+        services: &["api", "web"],
+    },
+    Host {
+        name: "web-2",
+        region: "us-east",
+        cores: 8,
+        services: &["web"],
+    },
+    Host {
+        name: "db-1",
+        region: "eu-west",
+        cores: 32,
+        services: &["postgres"],
+    },
+];
+
+/// Runs a command, printing as a CLI does; an error is a message and
+/// exit code 1.
+pub fn run(cli: Cli) -> Result<(), String> {
+    match cli.command {
+        Command::Host(HostCommand::List { region }) => {
+            println!("{:<8}{:<10}{:<7}SERVICES", "NAME", "REGION", "CORES");
+            for host in HOSTS
+                .iter()
+                .filter(|h| region.as_deref().is_none_or(|r| r == h.region))
+            {
+                println!(
+                    "{:<8}{:<10}{:<7}{}",
+                    host.name,
+                    host.region,
+                    host.cores,
+                    host.services.join(",")
+                );
+            }
+        }
+        Command::Host(HostCommand::Show { name, format }) => {
+            let host = HOSTS
+                .iter()
+                .find(|h| h.name == name)
+                .ok_or_else(|| format!("no host named `{name}`"))?;
+            match format {
+                Format::Text => println!(
+                    "{} in {}, {} cores: {}",
+                    host.name,
+                    host.region,
+                    host.cores,
+                    host.services.join(", ")
+                ),
+                Format::Yaml => {
+                    println!("name: {}", host.name);
+                    println!("region: {}", host.region);
+                    println!("cores: {}", host.cores);
+                    println!("services:");
+                    for service in host.services {
+                        println!("  - {service}");
+                    }
+                }
+            }
+        }
+        Command::Service(ServiceCommand::List) => {
+            for host in &HOSTS {
+                for service in host.services {
+                    println!("{service} on {}", host.name);
+                }
+            }
+        }
+        Command::Service(ServiceCommand::Deploy(deploy)) => {
+            let limits = match &deploy.limits {
+                Some(Limits { cpu, memory }) => format!(
+                    ", {cpu} cores and {} each",
+                    memory.as_deref().unwrap_or("no memory limit")
+                ),
+                None => String::new(),
+            };
+            println!("would deploy {} x{}{limits}", deploy.name, deploy.replicas);
+        }
+    }
+    Ok(())
+}
