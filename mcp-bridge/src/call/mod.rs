@@ -10,6 +10,7 @@ pub mod auto;
 pub mod convert;
 mod ctx;
 mod properties;
+pub(crate) use properties::closest;
 pub(crate) mod relations;
 
 pub use ctx::{env_texts, no_texts, BuildCtx, DefaultTexts, Texts};

@@ -49,7 +49,7 @@ fn spelt_for(tool: &ToolSpec, given: &str) -> Option<String> {
 
 /// The accepted name closest to a misspelt one, if it is close enough to
 /// be a likely typo.
-fn closest(given: &str, accepted: &[String]) -> Option<String> {
+pub(crate) fn closest(given: &str, accepted: &[String]) -> Option<String> {
     accepted
         .iter()
         .map(|name| (strsim::jaro(given, name), name))

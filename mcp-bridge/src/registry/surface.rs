@@ -356,11 +356,17 @@ impl Group {
             Some(Value::String(command)) => match self.find(command) {
                 Some(index) => index,
                 None => {
+                    let listed: Vec<String> =
+                        self.members.iter().map(|(name, _)| name.clone()).collect();
+                    let hint = match crate::call::closest(command.trim(), &listed) {
+                        Some(near) => format!(" (did you mean `{near}`?)"),
+                        None => String::new(),
+                    };
                     return Resolved::Refused(format!(
                         "tool `{tool}`: `command` is `{command}`, which is none of its \
-                         commands: {}",
+                         commands{hint}: {}",
                         self.choices()
-                    ))
+                    ));
                 }
             },
             other => {
