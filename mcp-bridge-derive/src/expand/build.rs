@@ -5,12 +5,12 @@
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 
+use super::arg::{arity_tokens, default_texts};
 use super::convert::{converter, value_type_of};
-use super::spec::arity_tokens;
 use super::{delimiter_tokens, Private};
 use crate::model::{
-    Action, Arg, Container, DefaultValue, Direct, DirectValue, Field, FieldKind, Shape, ValueKind,
-    Variant, VariantKind,
+    Action, Arg, Container, Direct, DirectValue, Field, FieldKind, Shape, ValueKind, Variant,
+    VariantKind,
 };
 
 /// The body of a struct's `mcp_build(__ctx)`.
@@ -110,37 +110,6 @@ fn build_from_global(p: &Private, arg: &Arg) -> TokenStream {
             quote_spanned!(span=> __ctx.global_optional(#id, #conv)?.map(#p::Some))
         }
         Shape::Bool | Shape::Other => quote_spanned!(span=> __ctx.global_one(#id, #conv)?),
-    }
-}
-
-/// The lazily evaluated default texts, as clap would store them.
-pub(super) fn default_texts(p: &Private, arg: &Arg) -> TokenStream {
-    let inner = &arg.inner;
-    let display = |value: TokenStream| match arg.value {
-        ValueKind::Enum => quote! {
-            #p::Cow::Owned(#p::value_enum_name::<#inner>(&#value))
-        },
-        _ => quote!(#p::Cow::Owned(#p::ToString::to_string(&#value))),
-    };
-    match &arg.default {
-        DefaultValue::None => quote!(#p::None),
-        DefaultValue::Texts(texts) => {
-            quote!(#p::Some(#p::vec![#(#p::Cow::Borrowed(#texts)),*]))
-        }
-        DefaultValue::ValueT(Some(expr)) => {
-            let shown = display(quote!({ let __v: #inner = #expr; __v }));
-            quote!(#p::Some(#p::vec![#shown]))
-        }
-        DefaultValue::ValueT(None) => {
-            let shown = display(quote!(<#inner as ::core::default::Default>::default()));
-            quote!(#p::Some(#p::vec![#shown]))
-        }
-        DefaultValue::ValuesT(expr) => {
-            let shown = display(quote!(__v));
-            quote! {
-                #p::Some(::core::iter::IntoIterator::into_iter(#expr).map(|__v: #inner| #shown).collect())
-            }
-        }
     }
 }
 

@@ -6,6 +6,7 @@
 //! picks the converter of one value, `tree` the compile-time tree checks,
 //! and `fallback` the stubs emitted next to errors.
 
+mod arg;
 mod build;
 mod convert;
 mod fallback;

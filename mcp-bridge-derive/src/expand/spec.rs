@@ -5,7 +5,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::build::default_texts;
+use super::arg::{arity_tokens, default_texts};
 use super::convert::{converter, value_type_of};
 use super::{delimiter_tokens, Private};
 use crate::model::{
@@ -212,8 +212,15 @@ fn layer_tokens(p: &Private, layer: &Layer) -> TokenStream {
             let name = &name.value;
             let value = match lit {
                 syn::Lit::Str(text) => quote!(#p::FixedValue::Str(#text)),
-                syn::Lit::Int(int) => quote!(#p::FixedValue::Int(#int)),
-                syn::Lit::Float(float) => quote!(#p::FixedValue::Float(#float)),
+                // Without a suffix (`3u8`): the value is a JSON number.
+                syn::Lit::Int(int) => {
+                    let int = syn::LitInt::new(int.base10_digits(), int.span());
+                    quote!(#p::FixedValue::Int(#int))
+                }
+                syn::Lit::Float(float) => {
+                    let float = syn::LitFloat::new(float.base10_digits(), float.span());
+                    quote!(#p::FixedValue::Float(#float))
+                }
                 syn::Lit::Bool(b) => quote!(#p::FixedValue::Bool(#b)),
                 _ => unreachable!("checked when parsed"),
             };
@@ -421,25 +428,6 @@ fn is_str_literal(expr: &syn::Expr) -> bool {
             ..
         })
     )
-}
-
-/// Values per use of a list argument, and whether it may be repeated:
-/// clap's `num_args`, or the defaults its derive gives (`1..` for a
-/// positional list, one value per use of an `Append` flag). A `num_args`
-/// expression is evaluated through clap's `ValueRange`.
-pub(super) fn arity_tokens(p: &Private, arg: &Arg) -> TokenStream {
-    let repeatable = arg.action == Action::Append && !arg.positional;
-    let (min, max) = match &arg.num_args {
-        Some(NumArgs::Expr(expr)) => return quote!(#p::num_args(#expr, #repeatable)),
-        Some(NumArgs::Lit(min, max)) => (*min, *max),
-        None if arg.positional => (1, None),
-        None => (1, Some(1)),
-    };
-    let max = match max {
-        Some(max) => quote!(#p::Some(#max)),
-        None => quote!(#p::None),
-    };
-    quote!(#p::Arity { min: #min, max: #max, repeatable: #repeatable })
 }
 
 fn relation_tokens(p: &Private, relations: &ArgRelations) -> TokenStream {

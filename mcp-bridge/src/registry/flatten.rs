@@ -8,7 +8,7 @@ use crate::spec::relations::describe_rules;
 use crate::spec::{CommandSpec, ParamSpec, Pinned, Renamed, ToolSpec};
 
 use super::rules::{
-    is_exposed, is_runnable, offers, renames_farther, shorten, DEFAULT_NAME_BUDGET, PATH_SEPARATOR,
+    is_exposed, is_runnable, name_budget, offers, renames_farther, shorten, PATH_SEPARATOR,
     RENAME_SEPARATOR,
 };
 
@@ -54,7 +54,7 @@ pub(crate) fn tools_and_outline(
     if let Some(problem) = problems.into_iter().next() {
         return Err(problem);
     }
-    let budget = root.mcp.max_name_len.unwrap_or(DEFAULT_NAME_BUDGET);
+    let budget = name_budget(root.mcp.max_name_len.unwrap_or(0));
     for (tool, given) in &mut tools {
         if !*given {
             tool.name = served_name(&tool.path, root, budget);
@@ -266,9 +266,9 @@ fn collect_tools(
     path.pop();
 }
 
-/// Whether a fixed literal is of a JSON type its property's schema allows
-/// (and one of its `enum` values when it lists some). Bounds and the
-/// CLI's own parser are left to the call, which refuses with the usual
+/// Whether a fixed literal is of a JSON type its property's schema allows,
+/// one of its `enum` values when it lists some, and within its bounds.
+/// The CLI's own parser is left to the call, which refuses with the usual
 /// message naming the property.
 fn fits(schema: &serde_json::Value, value: &serde_json::Value) -> bool {
     use serde_json::Value;
@@ -290,7 +290,13 @@ fn fits(schema: &serde_json::Value, value: &serde_json::Value) -> bool {
         Some(Value::Array(values)) => values.contains(value),
         _ => true,
     };
-    kind && listed
+    let number = value.as_f64();
+    let bound = |key: &str, ok: fn(f64, f64) -> bool| match (schema[key].as_f64(), number) {
+        (Some(bound), Some(n)) => ok(n, bound),
+        _ => true,
+    };
+    let bounded = bound("minimum", |n, min| n >= min) && bound("maximum", |n, max| n <= max);
+    kind && listed && bounded
 }
 
 fn describe(node: &CommandSpec, path: &[String]) -> String {

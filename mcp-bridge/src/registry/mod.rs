@@ -392,6 +392,21 @@ mod tests {
         );
     }
 
+    #[test]
+    fn a_long_name_that_is_no_valid_name_is_refused_not_cut_in_a_character() {
+        let mut root = CommandSpec::new("é".repeat(40));
+        root.subcommand_required = true;
+        root.subcommands.push(CommandSpec::new("sub"));
+        assert!(matches!(
+            Registry::<()>::from_spec(root),
+            Err(RegistryError::InvalidToolName(_))
+        ));
+        // A budget out of range is held to 16..=128.
+        let mut tiny = tree("application");
+        tiny.mcp.max_name_len = Some(3);
+        assert_eq!(names(tiny)[0].len(), 16);
+    }
+
     fn names(root: CommandSpec) -> Vec<String> {
         let registry = Registry::<()>::from_spec(root).unwrap();
         registry.tools().map(|tool| tool.name.clone()).collect()

@@ -22,10 +22,19 @@ pub(crate) const DEFAULT_NAME_BUDGET: usize = 64;
 /// What a shortened name ends with: `_` and 8 hexadecimal digits.
 pub(crate) const HASH_SUFFIX_LEN: usize = 9;
 
-/// The budget a root sets (`0`: none set, the default applies).
+/// The shortest budget: a shortened name keeps a few characters of its
+/// path besides its hash (the derive refuses less in `max_name_len`).
+pub(crate) const MIN_NAME_BUDGET: usize = 16;
+
+/// The budget a root sets (`0`: none set, the default applies), held to
+/// 16..=128 (a spec built by hand may say anything).
 pub(crate) const fn name_budget(max_name_len: usize) -> usize {
     if max_name_len == 0 {
         DEFAULT_NAME_BUDGET
+    } else if max_name_len < MIN_NAME_BUDGET {
+        MIN_NAME_BUDGET
+    } else if max_name_len > MAX_TOOL_NAME {
+        MAX_TOOL_NAME
     } else {
         max_name_len
     }
@@ -75,7 +84,9 @@ pub(crate) fn shorten(full: &str, budget: usize) -> String {
         hash = hash_step(hash, byte);
     }
     let mut out = String::with_capacity(budget);
-    out.push_str(&full[start..]);
+    // Cut by bytes, as the compile-time check counts; a cut inside a
+    // character only happens to names the registry refuses anyway.
+    out.push_str(&String::from_utf8_lossy(&bytes[start..]));
     out.push('_');
     out.extend((0..8).map(|i| hash_digit(hash, i) as char));
     out

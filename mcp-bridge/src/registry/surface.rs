@@ -709,9 +709,10 @@ fn object(value: Value) -> Map<String, Value> {
     }
 }
 
-/// The tools whose words match the query best, best first: each query
-/// word found as a whole word counts 2, inside a word 1; a tool must match
-/// every query word at least inside a word, or failing that, most of them.
+/// The tools whose words match the query best, best first: a tool matching
+/// more of the query's words ranks first, then by score (a query word
+/// found as a whole word counts 2, inside a word 1), then in table order;
+/// a tool matching none is left out.
 fn rank(words: &[String], query: &str, limit: usize) -> Vec<usize> {
     let terms: Vec<String> = query
         .split(|c: char| !c.is_alphanumeric())

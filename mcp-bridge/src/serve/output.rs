@@ -78,6 +78,11 @@ fn table(stdout: &str) -> Result<Vec<Value>, String> {
             spaces = 0;
         }
     }
+    // The first column starts at the line's start: a right-aligned first
+    // header (`  PID  CMD`) must not cut the front off its values.
+    if let Some(first) = starts.first_mut() {
+        *first = 0;
+    }
     let cut = |line: &[char], from: usize, to: Option<usize>| -> String {
         let end = to.unwrap_or(line.len()).min(line.len());
         match from < end {
@@ -187,5 +192,10 @@ mod tests {
         .unwrap_err()
         .contains("row 2 does not line up"));
         assert!(structured(OutputFormat::Table, "\n").is_err());
+        // A right-aligned first column keeps its values whole.
+        assert_eq!(
+            parsed(OutputFormat::Table, "  PID  CMD\n12345  sleep\n    7  sh\n"),
+            json!({"rows": [{"PID": "12345", "CMD": "sleep"}, {"PID": "7", "CMD": "sh"}]})
+        );
     }
 }

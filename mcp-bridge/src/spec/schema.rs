@@ -93,8 +93,18 @@ impl ParamSpec {
             let any = json!([Value::Object(std::mem::take(&mut schema)), { "type": "null" }]);
             schema.insert("anyOf".into(), any);
         } else if self.nullable {
-            let json_type = schema.remove("type").unwrap_or(Value::Null);
-            schema.insert("type".into(), json!([json_type, "null"]));
+            let json_type = match schema.remove("type") {
+                // Already a list (a `#[mcp(json)]` type's own): add `null`.
+                Some(Value::Array(mut kinds)) => {
+                    if !kinds.contains(&json!("null")) {
+                        kinds.push(json!("null"));
+                    }
+                    Value::Array(kinds)
+                }
+                Some(kind) => json!([kind, "null"]),
+                None => json!(["null"]),
+            };
+            schema.insert("type".into(), json_type);
             // `enum` constrains every instance, `null` included.
             if let Some(Value::Array(values)) = schema.get_mut("enum") {
                 values.push(Value::Null);

@@ -15,7 +15,7 @@ struct Cli {
 
 #[derive(Subcommand, McpTool)]
 enum Command {
-    #[mcp(args("dry-run" = true, depth = -1, ratio = 0.5, color = "never", target = "all"), output = "lines")]
+    #[mcp(args("dry-run" = true, depth = -1i32, ratio = 0.5, color = "never", target = "all"), output = "lines")]
     Sync {
         #[arg(long)]
         dry_run: bool,

@@ -2,7 +2,8 @@
 //! walk and the same rules, so a test can hold them against what the
 //! [`Registry`](crate::Registry) serves.
 
-use super::check::{exposure, is_renamed, Groups, ToolName};
+use super::check::{exposure, is_renamed, Groups};
+use super::name::ToolName;
 use super::walk::Table;
 use crate::registry::rules::RENAME_SEPARATOR;
 use crate::spec::tree::ArgsNode;

@@ -30,6 +30,7 @@
 mod check;
 mod list;
 mod msg;
+mod name;
 mod report;
 mod walk;
 

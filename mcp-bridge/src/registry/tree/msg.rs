@@ -1,6 +1,6 @@
 //! Messages built at compile time, into fixed-size buffers.
 
-use super::check::ToolName;
+use super::name::ToolName;
 use super::walk::{Table, NO_PARENT};
 
 pub(super) const MSG_LEN: usize = 640;

@@ -103,3 +103,24 @@ fn messages_are_cut_at_a_character_boundary() {
     msg.push_number(129);
     assert_eq!(msg.as_str(), "0 129");
 }
+
+#[test]
+fn the_roots_own_name_standing_for_an_empty_prefix_is_held_to_the_budget() {
+    static ROOT: ArgsNode = ArgsNode {
+        checked: true,
+        origin: "`Cli`",
+        root_name: Some("a-root-command-name-that-is-far-longer-than-sixty-four-characters-x"),
+        root_site: 0,
+        layer: Layer {
+            mcp_prefix: Some(""),
+            ..Layer::NONE
+        },
+        items: &[],
+    };
+    let report = check_args::<1, 0>(&ROOT, true);
+    let message = report.message(0).expect("a problem");
+    assert!(
+        message.contains("is 67 characters long; tool names are at most 64"),
+        "{message}"
+    );
+}
