@@ -17,7 +17,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/../tests"
 
 seconds="${FUZZ_SECONDS:-60}"
 targets=("$@")
-if [ ${#targets[@]} -eq 0 ]; then targets=(arguments lines); fi
+if [ ${#targets[@]} -eq 0 ]; then targets=(arguments lines output); fi
 
 if ! rustup toolchain list 2> /dev/null | grep -q '^nightly'; then
   echo "!! no nightly toolchain here: the fuzz targets are NOT run (cargo test still replays their seeds and regressions)" >&2

@@ -16,6 +16,25 @@ use crate::serve::BridgeServer;
 use crate::spec::{CommandSpec, ParamKind, ParamSpec, ToolSpec, ValueType};
 use crate::traits::McpCommand;
 
+/// What `#[mcp(output = "...")]` makes of a command's output: the object a
+/// successful call's `structuredContent` carries, or why the output does
+/// not parse (the call then answers with the text alone). For tests and
+/// the fuzz target `output`.
+///
+/// ```
+/// use mcp_bridge::spec::OutputFormat;
+/// use mcp_bridge::testing::structured_output;
+/// let rows = structured_output(OutputFormat::Table, "ID  NAME\n1   ann\n").unwrap();
+/// assert_eq!(rows["rows"][0]["NAME"], "ann");
+/// assert!(structured_output(OutputFormat::Json, "not json").is_err());
+/// ```
+pub fn structured_output(
+    format: crate::spec::OutputFormat,
+    stdout: &str,
+) -> Result<serde_json::Map<String, serde_json::Value>, String> {
+    crate::serve::structured_output(format, stdout)
+}
+
 /// Fails with a readable list of differences if the specs of `C` disagree
 /// with `C::command()` (built, as clap builds it before parsing): command
 /// names and nesting, help texts, aliases, hidden commands, required

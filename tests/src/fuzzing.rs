@@ -528,3 +528,47 @@ fn check_answers(input: &[u8], output: &[u8]) {
         );
     }
 }
+
+/// Bytes → `#[mcp(output = "...")]`'s parsers (the first byte picks the
+/// format, the rest is what the command printed). Oracle: no panic; JSON
+/// parses exactly when serde_json reads the text; every non-empty line is
+/// one item of `lines`; every row of a table has the header's columns.
+pub fn output(data: &[u8]) {
+    use mcp_bridge::spec::OutputFormat;
+    let Some((&pick, rest)) = data.split_first() else {
+        return;
+    };
+    let text = String::from_utf8_lossy(rest);
+    let format = match pick % 4 {
+        0 => OutputFormat::Json,
+        1 => OutputFormat::Yaml,
+        2 => OutputFormat::Table,
+        _ => OutputFormat::Lines,
+    };
+    let parsed = mcp_bridge::testing::structured_output(format, &text);
+    match format {
+        OutputFormat::Json => assert_eq!(
+            parsed.is_ok(),
+            serde_json::from_str::<Value>(&text).is_ok(),
+            "JSON parses exactly when serde_json reads it: {text:?}"
+        ),
+        OutputFormat::Lines => {
+            let lines = parsed.expect("lines always parse");
+            let expected = text.lines().filter(|l| !l.trim().is_empty()).count();
+            assert_eq!(lines["lines"].as_array().map(Vec::len), Some(expected));
+        }
+        OutputFormat::Table => {
+            if let Ok(table) = parsed {
+                let rows = table["rows"].as_array().expect("rows");
+                if let Some(first) = rows.first() {
+                    let columns: Vec<&String> = first.as_object().expect("a row").keys().collect();
+                    for row in rows {
+                        let keys: Vec<&String> = row.as_object().expect("a row").keys().collect();
+                        assert_eq!(keys, columns, "every row has the header's columns");
+                    }
+                }
+            }
+        }
+        _ => {}
+    }
+}

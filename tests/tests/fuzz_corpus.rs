@@ -44,3 +44,8 @@ fn argument_inputs_pass() {
 fn line_inputs_pass() {
     replay("lines", tests::fuzzing::lines);
 }
+
+#[test]
+fn output_inputs_pass() {
+    replay("output", tests::fuzzing::output);
+}

@@ -47,6 +47,7 @@ pub(crate) use exec::Limits;
 pub(crate) use exec::Running;
 use exec::{CommandPolicy, Executor, Watch};
 use outbox::Outbox;
+pub(crate) use output::structured as structured_output;
 use requests::malformed_request_error;
 pub use run::CallOutcome;
 #[cfg(feature = "http")]
