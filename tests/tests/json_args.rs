@@ -53,6 +53,28 @@ struct Deploy {
     #[arg(long, value_parser = parse_json::<Retry>, default_value = r#"{"times": 3}"#)]
     #[mcp(json)]
     retry: Retry,
+    /// The rollout order, a tree of stages
+    #[arg(long, value_parser = parse_json::<Stage>)]
+    #[mcp(json)]
+    stages: Vec<Stage>,
+    /// A plan holding stages
+    #[arg(long, value_parser = parse_json::<Plan>)]
+    #[mcp(json)]
+    plan: Option<Plan>,
+}
+
+/// A type around a recursive one: schemars keeps that one in `$defs`.
+#[derive(Deserialize, JsonSchema, Debug, Clone, PartialEq)]
+struct Plan {
+    first: Stage,
+}
+
+/// A recursive type: its schema refers to itself.
+#[derive(Deserialize, JsonSchema, Debug, Clone, PartialEq)]
+struct Stage {
+    name: String,
+    #[serde(default)]
+    then: Vec<Stage>,
 }
 
 #[derive(Deserialize, JsonSchema, Debug, Clone, PartialEq)]
@@ -84,7 +106,17 @@ fn the_schema_is_the_types() {
         limits["properties"]["zones"]["items"]["enum"],
         json!(["north", "south"])
     );
-    assert!(schema.to_string().find("$ref").is_none(), "{schema}");
+    // Only the recursive type refers to parts of itself, and from where it
+    // sits in the tool's schema.
+    let text = schema.to_string();
+    assert!(
+        text.contains(r##""$ref":"#/properties/stages/items""##),
+        "{schema}"
+    );
+    assert!(
+        text.contains(r##""$ref":"#/properties/plan/$defs/Stage""##),
+        "{schema}"
+    );
     assert_eq!(limits["additionalProperties"], false);
     assert_eq!(schema["properties"]["check"]["type"], "array");
     assert_eq!(
@@ -167,6 +199,34 @@ fn values_the_type_refuses_are_refused_naming_the_property() {
         let text = limits.to_string();
         assert!(Deploy::try_parse_from(["deploy", "web", "--limits", &text]).is_err());
     }
+}
+
+/// A recursive type's `$ref`s point at its `$defs` inside the tool's input
+/// schema, so a validating client checks nested values too.
+#[test]
+fn a_recursive_type_is_described_where_it_sits() {
+    let schema = schema();
+    let validator = tests::fuzzing::validator(&schema);
+    let call = |stages: Value| json!({"service": "web", "limits": {"cpu": 1}, "stages": stages});
+    let nested = json!([{"name": "canary", "then": [{"name": "all", "then": []}]}]);
+    assert!(validator.is_valid(&call(nested.clone())), "{schema}");
+    let mut planned = call(json!([]));
+    planned["plan"] = json!({"first": {"name": "a", "then": [{"name": "b"}]}});
+    assert!(validator.is_valid(&planned), "{schema}");
+    planned["plan"] = json!({"first": {"name": "a", "then": [{"name": false}]}});
+    assert!(!validator.is_valid(&planned), "{schema}");
+    let wrong = json!([{"name": "canary", "then": [{"name": 3}]}]);
+    assert!(!validator.is_valid(&call(wrong)), "{schema}");
+    agree(
+        call(nested),
+        &[
+            "web",
+            "--limits",
+            r#"{"cpu": 1}"#,
+            "--stages",
+            r#"{"name": "canary", "then": [{"name": "all", "then": []}]}"#,
+        ],
+    );
 }
 
 #[test]

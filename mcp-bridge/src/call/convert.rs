@@ -91,7 +91,8 @@ fn expect_str(value: &Value, expected: impl FnOnce() -> String) -> Result<&str, 
 /// A value the CLI takes as JSON text, offered as JSON (`#[mcp(json)]`):
 /// deserialized by serde straight from the call's value, described by the
 /// schema `schemars` derives for `T` (subschemas inlined, so the property
-/// stands alone in the tool's input schema).
+/// stands alone in the tool's input schema; a recursive type's references
+/// to itself are pointed at where the property sits).
 ///
 /// ```
 /// use mcp_bridge::convert::{Converter, Json};

@@ -74,6 +74,8 @@ impl ParamSpec {
     /// The JSON Schema of this property.
     pub fn property_schema(&self) -> Value {
         let item = self.value_type.schema();
+        // A `#[mcp(json)]` type's schema names its parts from its own root.
+        let own_root = matches!(self.value_type, ValueType::Json { .. });
         let mut schema = if self.multiple {
             let mut array = Map::new();
             array.insert("type".into(), "array".into());
@@ -110,6 +112,21 @@ impl ParamSpec {
                 values.push(Value::Null);
             }
         }
+        if own_root {
+            // A recursive `#[mcp(json)]` type refers to itself (`#`) or to
+            // its `$defs` from the root of its own schema; inside the tool's
+            // input schema those references must name where it sits.
+            let mut at = format!("#/properties/{}", pointer_escape(&self.name));
+            if schema.contains_key("anyOf") && self.nullable {
+                at.push_str("/anyOf/0");
+            }
+            if self.multiple {
+                at.push_str("/items");
+            }
+            for value in schema.values_mut() {
+                relocate_refs(value, &at);
+            }
+        }
         if let Some(description) = &self.description {
             schema.insert("description".into(), description.clone().into());
         }
@@ -117,6 +134,34 @@ impl ParamSpec {
             schema.insert("default".into(), default.clone());
         }
         Value::Object(schema)
+    }
+}
+
+/// A property name as a JSON Pointer token.
+fn pointer_escape(name: &str) -> String {
+    name.replace('~', "~0").replace('/', "~1")
+}
+
+/// Points every root-relative `$ref` below `value` (`#`, `#/$defs/...`)
+/// at the same place under `at`.
+fn relocate_refs(value: &mut Value, at: &str) {
+    match value {
+        Value::Object(map) => {
+            for (key, inner) in map.iter_mut() {
+                match inner {
+                    Value::String(target) if key == "$ref" => {
+                        if target == "#" {
+                            *target = at.to_owned();
+                        } else if let Some(rest) = target.strip_prefix("#/") {
+                            *target = format!("{at}/{rest}");
+                        }
+                    }
+                    _ => relocate_refs(inner, at),
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(|item| relocate_refs(item, at)),
+        _ => {}
     }
 }
 
