@@ -36,6 +36,9 @@ struct Tool {
     name: String,
     /// The offered property names: the dictionary keys are drawn from.
     properties: Vec<String>,
+    /// The properties fixed for the tool (`#[mcp(args(...))]`): not
+    /// offered, and refused by name when given.
+    fixed: Vec<String>,
     /// Values near what the schema says: bounds and one past them, enum
     /// values, defaults, examples.
     near: Vec<Value>,
@@ -59,6 +62,7 @@ fn cli<C: McpCommand + 'static>() -> Cli {
                     .filter(|p| !p.hidden)
                     .map(|p| p.name.clone())
                     .collect(),
+                fixed: tool.fixed().map(|(name, _)| name.to_owned()).collect(),
                 near,
                 validator: validator(&schema),
                 schema,
@@ -317,6 +321,12 @@ fn check_refusal(tool: &Tool, args: &Map<String, Value>, error: &ArgError) {
             } else {
                 "it was not given"
             }
+        ),
+        // A fixed property given: refused by its name, as the call gave it.
+        _ if tool.fixed.iter().any(|f| f == property) => assert!(
+            args.contains_key(property) && message.contains("is fixed for this tool"),
+            "`{property}` is fixed for `{}` but refused otherwise: {message}",
+            tool.name
         ),
         _ => assert!(
             known,
