@@ -6,7 +6,9 @@
 //! - [`arguments`]: arbitrary JSON arguments → the typed value, for every
 //!   tool of every example and adoption CLI. A call either builds, and then
 //!   its arguments validate against the tool's own input schema (checked by
-//!   the `jsonschema` crate), or is refused with an [`ArgError`] naming the
+//!   the `jsonschema` crate; a closed-set value the schema's `enum` leaves
+//!   out passes only when clap accepts that spelling too: a value alias,
+//!   a hidden value, another case under `ignore_case`), or is refused with an [`ArgError`] naming the
 //!   tool and a property.
 //! - [`lines`]: bytes → the stdio framing → the server. Every line gets
 //!   exactly one answer (none for a notification or a response), carrying
@@ -44,10 +46,69 @@ struct Tool {
     near: Vec<Value>,
     schema: Value,
     validator: jsonschema::Validator,
+    /// Per property, the spellings clap accepts for a value of a closed
+    /// set beyond what the schema's `enum` lists (value aliases, hidden
+    /// values, other cases under `ignore_case`): clap is the oracle.
+    spellings: HashMap<String, Spellings>,
+}
+
+/// Every spelling clap accepts for an argument's possible values.
+struct Spellings {
+    names: Vec<String>,
+    ignore_case: bool,
+}
+
+impl Spellings {
+    fn accepts(&self, text: &str) -> bool {
+        self.names.iter().any(|name| {
+            if self.ignore_case {
+                name.eq_ignore_ascii_case(text)
+            } else {
+                name == text
+            }
+        })
+    }
+}
+
+/// The spellings clap accepts for each closed-set property of `tool`,
+/// read from the clap command the tool runs (globals propagated).
+fn spellings(
+    root: &clap::Command,
+    tool: &mcp_bridge::spec::ToolSpec,
+) -> HashMap<String, Spellings> {
+    let mut command = root;
+    for name in tool.path.iter().skip(1) {
+        match command.find_subcommand(name) {
+            Some(sub) => command = sub,
+            None => return HashMap::new(),
+        }
+    }
+    tool.params
+        .iter()
+        .filter_map(|param| {
+            let arg = command
+                .get_arguments()
+                .find(|arg| arg.get_id().as_str() == param.id)?;
+            let names: Vec<String> = arg
+                .get_possible_values()
+                .iter()
+                .flat_map(|value| value.get_name_and_aliases().map(str::to_owned))
+                .collect();
+            (!names.is_empty()).then(|| {
+                let spellings = Spellings {
+                    names,
+                    ignore_case: arg.is_ignore_case_set(),
+                };
+                (param.name.clone(), spellings)
+            })
+        })
+        .collect()
 }
 
 fn cli<C: McpCommand + 'static>() -> Cli {
     let registry = Registry::<C>::new().expect("the CLI's tool names are unique");
+    let mut root = C::command();
+    root.build();
     let tools = registry
         .tools()
         .map(|tool| {
@@ -66,6 +127,7 @@ fn cli<C: McpCommand + 'static>() -> Cli {
                 near,
                 validator: validator(&schema),
                 schema,
+                spellings: spellings(&root, tool),
             }
         })
         .collect();
@@ -273,6 +335,7 @@ fn check_call(cli: &Cli, tool: &Tool, args: &Map<String, Value>) {
             let errors: Vec<String> = tool
                 .validator
                 .iter_errors(&integral_as_integers(&given))
+                .filter(|e| !clap_spelling(tool, e))
                 .map(|e| format!("{} at {}", e, e.instance_path))
                 .collect();
             assert!(
@@ -290,6 +353,24 @@ fn check_call(cli: &Cli, tool: &Tool, args: &Map<String, Value>) {
             tool.name
         ),
     }
+}
+
+/// Whether a schema error is an `enum` refusing a spelling clap accepts
+/// for that property (`md` for `markdown`): the call mirrors clap there.
+fn clap_spelling(tool: &Tool, error: &jsonschema::ValidationError<'_>) -> bool {
+    let (jsonschema::error::ValidationErrorKind::Enum { .. }, Value::String(text)) =
+        (&error.kind, error.instance.as_ref())
+    else {
+        return false;
+    };
+    let path = error.instance_path.as_str();
+    let property = path
+        .strip_prefix('/')
+        .and_then(|rest| rest.split('/').next())
+        .map(|segment| segment.replace("~1", "/").replace("~0", "~"));
+    property
+        .and_then(|property| tool.spellings.get(&property))
+        .is_some_and(|spellings| spellings.accepts(text))
 }
 
 fn check_refusal(tool: &Tool, args: &Map<String, Value>, error: &ArgError) {
