@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use mcp_bridge::McpTool;
+use mcp_bridge::{McpTool, Output};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// Keep a small task list in a JSON file.
@@ -66,6 +67,7 @@ pub enum TaskCommand {
     /// List tasks, most urgent first
     #[command(visible_alias = "ls")]
     #[mcp(title = "List tasks", read_only, open_world = false)]
+    #[mcp(output = TaskList)]
     List {
         /// Only tasks with this status
         #[arg(long, value_enum)]
@@ -146,7 +148,19 @@ pub enum StatsCommand {
 }
 
 /// Where a task stands.
-#[derive(ValueEnum, Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(
+    ValueEnum,
+    Serialize,
+    Deserialize,
+    JsonSchema,
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
     /// Not started
@@ -227,15 +241,23 @@ fn format_duration(duration: Duration) -> String {
 }
 
 /// One task as stored in the file.
-#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq)]
 pub struct Task {
     pub id: u64,
     pub title: String,
+    /// 1 (lowest) to 5 (highest)
     pub priority: u8,
     pub tags: Vec<String>,
+    /// How long it should take
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub estimate_minutes: Option<u64>,
     pub status: Status,
+}
+
+/// What `task list` returns: the tasks it shows, most urgent first.
+#[derive(Serialize, JsonSchema, Debug, Clone, PartialEq)]
+pub struct TaskList {
+    pub tasks: Vec<Task>,
 }
 
 /// The task file.
@@ -330,8 +352,10 @@ impl Locked {
 }
 
 /// Runs one parsed command, printing its output: what `main` calls, in the
-/// terminal and as an MCP tool alike.
-pub fn run(cli: Cli) -> Result<(), TaskError> {
+/// terminal and as an MCP tool alike. `task list` returns its tasks as
+/// data too (printed as lines in the terminal, `structuredContent` for a
+/// model).
+pub fn run(cli: Cli) -> Result<Option<Output>, TaskError> {
     let _lock = Locked::take(&cli.db)?;
     let mut file = TaskFile::load(&cli.db)?;
     if cli.verbose > 0 {
@@ -361,7 +385,8 @@ pub fn run(cli: Cli) -> Result<(), TaskError> {
                 .filter(|t| tag.as_ref().is_none_or(|tag| t.tags.contains(tag)))
                 .collect();
             tasks.sort_by_key(|t| (std::cmp::Reverse(t.priority), t.id));
-            for task in tasks {
+            let mut text = String::new();
+            for task in &tasks {
                 let mut line = format!(
                     "#{} [{}] p{} {}",
                     task.id,
@@ -375,8 +400,11 @@ pub fn run(cli: Cli) -> Result<(), TaskError> {
                 if let Some(minutes) = task.estimate_minutes.filter(|_| cli.verbose > 0) {
                     line += &format!(" ~{}", format_duration(Duration::from_secs(minutes * 60)));
                 }
-                println!("{line}");
+                text.push_str(&line);
+                text.push('\n');
             }
+            let tasks = tasks.into_iter().cloned().collect();
+            return Ok(Some(Output::with_text(TaskList { tasks }, text)));
         }
         Command::Task(TaskCommand::Done { ids }) => {
             for id in &ids {
@@ -423,5 +451,5 @@ pub fn run(cli: Cli) -> Result<(), TaskError> {
             println!("purged {} tasks", before - file.tasks.len());
         }
     }
-    Ok(())
+    Ok(None)
 }

@@ -127,6 +127,9 @@ pub(crate) struct McpAttrs {
     /// `output = "json"`: what the command prints, parsed into the
     /// result's structured content.
     pub(crate) output: Option<Spanned<String>>,
+    /// `output = Type`: the value the command's handler returns, whose
+    /// schema is its tool's `outputSchema`.
+    pub(crate) returns: Option<syn::Type>,
     /// `example = "{...}"` (repeatable): a call's arguments, as JSON.
     pub(crate) examples: Vec<syn::LitStr>,
     /// `json` (arguments): the value is JSON, offered as JSON.

@@ -11,9 +11,10 @@ use std::time::Duration;
 use rmcp::ServiceExt;
 
 use crate::error::RegistryError;
-use crate::handler::{Handler, IntoHandler};
+use crate::handler::{Ended, Handler, IntoHandler};
 use crate::io::Io;
 use crate::registry::{Registry, ToolMode};
+use crate::serve::isolate::Reply;
 use crate::serve::{BridgeServer, Limits};
 use crate::spec::CommandSpec;
 use crate::traits::McpCommand;
@@ -175,7 +176,7 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
         // Only what needs it runs on a runtime: the server, and async
         // handlers; a synchronous CLI command runs on this thread.
         let (call, bridge) = match self.route(args) {
-            Route::Cli(cli, mcp) => match run_cli(&self.handler, cli, mcp) {
+            Route::Cli(cli, reply) => match run_cli(&self.handler, cli, reply) {
                 Ok(code) => return code,
                 Err(call) => (Some(call), None),
             },
@@ -189,7 +190,7 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
             Err(error) => return fail(&error),
         };
         let code = match (call, bridge) {
-            (Some(call), _) => exit_code(runtime.block_on(call)),
+            (Some((call, reply)), _) => ended(runtime.block_on(call), reply),
             (None, Some(args)) => runtime.block_on(self.run_bridge(*args)),
             (None, None) => unreachable!("routed to one of them"),
         };
@@ -212,19 +213,23 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
     {
         let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
         match self.route(args) {
-            Route::Cli(cli, mcp) => match &self.handler {
+            Route::Cli(cli, reply) => match &self.handler {
                 // A blocking handler must not hold a worker of the caller's
                 // runtime, and may start a runtime of its own.
                 Handler::WithIo(_) | Handler::Plain(_) => {
                     let handler = self.handler.clone();
                     let ran =
-                        tokio::task::spawn_blocking(move || run_cli(&handler, cli, mcp).ok()).await;
+                        tokio::task::spawn_blocking(move || run_cli(&handler, cli, reply).ok())
+                            .await;
                     match ran {
                         Ok(Some(code)) => code,
                         _ => ExitCode::from(101),
                     }
                 }
-                Handler::Async(f) => exit_code(f(cli).await),
+                Handler::Async(f) => {
+                    let mcp = reply.is_some();
+                    ended(f(cli, mcp).await, reply)
+                }
             },
             Route::Bridge(args) => self.run_bridge(*args).await,
         }
@@ -236,12 +241,15 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
         // A child started for one isolated call: the value comes from the
         // tool's name and JSON arguments, never from argv.
         if let Some(call) = crate::serve::isolate::isolated_call() {
-            let built = call.and_then(|(tool, arguments)| {
+            let built = call.and_then(|call| {
                 let registry = Registry::<C>::new().map_err(|e| e.to_string())?;
-                registry.build(&tool, &arguments).map_err(|e| e.to_string())
+                let cli = registry
+                    .build(&call.tool, &call.arguments)
+                    .map_err(|e| e.to_string())?;
+                Ok((cli, call.reply))
             });
             match built {
-                Ok(cli) => return Route::Cli(cli, true),
+                Ok((cli, reply)) => return Route::Cli(cli, Some(reply)),
                 Err(error) => {
                     eprintln!("{error}");
                     std::process::exit(2);
@@ -267,7 +275,7 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
                 "mcp-bridge: `{name}` is a command of this CLI, so it runs as before; \
                  give the bridge another name with `Bridge::command_name`"
             );
-            return Route::Cli(C::parse_from(args), false);
+            return Route::Cli(C::parse_from(args), None);
         }
         // Otherwise the CLI parses its arguments, with the bridge as one
         // more subcommand when it has subcommands (shown in `--help`, and
@@ -295,7 +303,7 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
             }
         }
         match C::from_arg_matches_mut(&mut matches) {
-            Ok(cli) => Route::Cli(cli, false),
+            Ok(cli) => Route::Cli(cli, None),
             Err(error) => error.format(&mut cmd).exit(),
         }
     }
@@ -460,29 +468,46 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
 
 /// Runs a synchronous handler in CLI mode; an async one is handed back.
 /// (`mcp`: in a child started for an isolated call.)
+/// Runs the handler in CLI mode (or for an isolated call, which has a
+/// `reply` for the value it returns); an async handler's call is handed
+/// back to be awaited.
+#[allow(clippy::result_large_err)]
 fn run_cli<C>(
     handler: &Handler<C>,
     cli: C,
-    mcp: bool,
-) -> Result<ExitCode, crate::handler::BoxedCall> {
+    reply: Option<Reply>,
+) -> Result<ExitCode, (crate::handler::BoxedCall, Option<Reply>)> {
+    let mcp = reply.is_some();
     match handler {
         Handler::WithIo(f) => {
             let stdout = std::io::stdout();
             let stderr = std::io::stderr();
             let mut out = stdout.lock();
             let mut err = stderr.lock();
-            let code = f(cli, &mut Io::new(&mut out, &mut err, mcp));
+            let mut io = Io::new(&mut out, &mut err, mcp);
+            let code = f(cli, &mut io);
+            let structured = io.take_structured();
+            drop(io);
             let _ = out.flush();
-            Ok(exit_code(code))
+            Ok(ended(Ended { code, structured }, reply))
         }
-        Handler::Plain(f) => Ok(exit_code(f(cli))),
-        Handler::Async(f) => Err(f(cli)),
+        Handler::Plain(f) => Ok(ended(f(cli, mcp), reply)),
+        Handler::Async(f) => Err((f(cli, mcp), reply)),
     }
 }
 
+/// The exit code of a handler that ended, after sending the value it
+/// returned to the server that started this process for one call.
+fn ended(ended: Ended, reply: Option<Reply>) -> ExitCode {
+    if let Some(reply) = reply {
+        reply.send(ended.structured.as_ref());
+    }
+    exit_code(ended.code)
+}
+
 enum Route<C> {
-    /// Run the handler on this value (`true`: for an isolated call).
-    Cli(C, bool),
+    /// Run the handler on this value (with a reply: for an isolated call).
+    Cli(C, Option<Reply>),
     Bridge(Box<BridgeArgs>),
 }
 

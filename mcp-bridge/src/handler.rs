@@ -11,7 +11,7 @@ use std::marker::PhantomData;
 use std::pin::Pin;
 use std::sync::Arc;
 
-use crate::io::{Io, Report};
+use crate::io::{Io, Report, Structured};
 
 /// `Fn(C, &mut Io) -> exit code`.
 type IoFn<C> = dyn Fn(C, &mut Io<'_>) -> i32 + Send + Sync;
@@ -21,11 +21,20 @@ type IoFn<C> = dyn Fn(C, &mut Io<'_>) -> i32 + Send + Sync;
 pub(crate) enum Handler<C> {
     /// `Fn(C, &mut Io) -> R`: writes through [`Io`]; nothing to capture.
     WithIo(Arc<IoFn<C>>),
-    /// `Fn(C) -> R`: prints to the process's stdout and stderr.
-    Plain(Arc<dyn Fn(C) -> i32 + Send + Sync>),
+    /// `Fn(C) -> R`: prints to the process's stdout and stderr; the flag
+    /// says whether the call is an MCP tool call.
+    Plain(Arc<dyn Fn(C, bool) -> Ended + Send + Sync>),
     /// `Fn(C) -> impl Future<Output = R>`: prints to the process's stdout
-    /// and stderr.
-    Async(Arc<dyn Fn(C) -> BoxedCall + Send + Sync>),
+    /// and stderr; the flag as for `Plain`.
+    Async(Arc<dyn Fn(C, bool) -> BoxedCall + Send + Sync>),
+}
+
+/// How a handler that prints to the process's streams ended: its exit
+/// code, and the value it returned as data ([`Output`](crate::Output)).
+#[derive(Debug)]
+pub(crate) struct Ended {
+    pub(crate) code: i32,
+    pub(crate) structured: Option<Structured>,
 }
 
 impl<C> Clone for Handler<C> {
@@ -39,10 +48,10 @@ impl<C> Clone for Handler<C> {
 }
 
 /// An async handler's call, boxed.
-pub(crate) type BoxedCall = Pin<Box<dyn Future<Output = i32> + Send>>;
+pub(crate) type BoxedCall = Pin<Box<dyn Future<Output = Ended> + Send>>;
 
 impl<C: 'static> Handler<C> {
-    /// The handler bound to one parsed value, ready to run.
+    /// The handler bound to one parsed value, ready to run as a tool call.
     pub(crate) fn bind(&self, cli: C) -> Job
     where
         C: Send,
@@ -54,9 +63,9 @@ impl<C: 'static> Handler<C> {
             }
             Self::Plain(f) => {
                 let f = Arc::clone(f);
-                Job::Plain(Box::new(move || f(cli)))
+                Job::Plain(Box::new(move || f(cli, true)))
             }
-            Self::Async(f) => Job::Async(f(cli)),
+            Self::Async(f) => Job::Async(f(cli, true)),
         }
     }
 }
@@ -66,7 +75,7 @@ pub(crate) enum Job {
     /// Writes through [`Io`].
     WithIo(Box<dyn FnOnce(&mut Io<'_>) -> i32 + Send>),
     /// Prints to the process's streams.
-    Plain(Box<dyn FnOnce() -> i32 + Send>),
+    Plain(Box<dyn FnOnce() -> Ended + Send>),
     /// An async call, printing to the process's streams.
     Async(BoxedCall),
     /// A call run in a child process of this binary, which builds the
@@ -96,7 +105,8 @@ impl Job {
 ///
 /// where `R` is anything a `main` returns: `()`, `Result<(), E>` with `E:
 /// Display` (`anyhow::Error` included), [`ExitCode`](std::process::ExitCode)
-/// or an `i32` / `u8` code ([`Report`]).
+/// or an `i32` / `u8` code ([`Report`]), or a result as data
+/// ([`Output`](crate::Output), `Option<Output>`, either in a `Result`).
 ///
 /// Under `mcp serve`, what a `Plain` or `Async` handler prints (and what
 /// the child processes it starts print) is captured from the process's
@@ -165,8 +175,8 @@ where
     F: Fn(C) -> R + Send + Sync + 'static,
 {
     fn into_handler(self) -> Erased<C> {
-        Erased(Handler::Plain(Arc::new(move |cli| {
-            report_to_stderr(self(cli))
+        Erased(Handler::Plain(Arc::new(move |cli, mcp| {
+            report_to_stderr(self(cli), mcp)
         })))
     }
 }
@@ -178,22 +188,26 @@ where
     F: Fn(C) -> Fut + Send + Sync + 'static,
 {
     fn into_handler(self) -> Erased<C> {
-        Erased(Handler::Async(Arc::new(move |cli| {
+        Erased(Handler::Async(Arc::new(move |cli, mcp| {
             let call = self(cli);
-            Box::pin(async move { report_to_stderr(call.await) })
+            Box::pin(async move { report_to_stderr(call.await, mcp) })
         })))
     }
 }
 
-/// The exit code of a handler that prints to the process's streams: an
-/// error goes to stderr, as a `main` returning it would print it.
-fn report_to_stderr(value: impl Report) -> i32 {
+/// How a handler that prints to the process's streams ended: an error
+/// goes to stderr, as a `main` returning it would print it; an
+/// [`Output`](crate::Output)'s text to stdout.
+fn report_to_stderr(value: impl Report, mcp: bool) -> Ended {
     let stdout = std::io::stdout();
     let stderr = std::io::stderr();
     let (mut out, mut err) = (stdout.lock(), stderr.lock());
-    let code = value.report(&mut Io::new(&mut out, &mut err, false));
+    let mut io = Io::new(&mut out, &mut err, mcp);
+    let code = value.report(&mut io);
+    let structured = io.take_structured();
+    drop(io);
     drop(out);
     // `print!` without a newline stays in Rust's buffer otherwise.
     let _ = std::io::Write::flush(&mut std::io::stdout());
-    code
+    Ended { code, structured }
 }

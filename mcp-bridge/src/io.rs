@@ -1,6 +1,7 @@
 //! Where a command's output goes: the real terminal in CLI mode, buffers
 //! captured for the result in MCP mode.
 
+use std::any::TypeId;
 use std::fmt::Display;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -31,6 +32,7 @@ pub struct Io<'a> {
     mcp: bool,
     cancelled: Option<Arc<AtomicBool>>,
     progress: Option<ProgressFn>,
+    structured: Option<Structured>,
 }
 
 impl<'a> Io<'a> {
@@ -43,7 +45,13 @@ impl<'a> Io<'a> {
             mcp,
             cancelled: None,
             progress: None,
+            structured: None,
         }
+    }
+
+    /// The value the handler returned as data ([`Output`]), taken.
+    pub(crate) fn take_structured(&mut self) -> Option<Structured> {
+        self.structured.take()
     }
 
     /// The flag a cancelled or timed-out call raises, and where progress
@@ -98,7 +106,9 @@ impl<'a> Io<'a> {
 /// `()` is success; an integer or an [`ExitCode`](std::process::ExitCode)
 /// is the exit code; a `Result` reports its error on stderr (`error: ...`,
 /// with the chain of causes for errors that print it with `{:#}`, as
-/// `anyhow` and `eyre` do) and exits with 1.
+/// `anyhow` and `eyre` do) and exits with 1; an [`Output`] is a result as
+/// data (its text printed), and `Option` of any of them is success when
+/// `None`.
 ///
 /// ```
 /// use mcp_bridge::{Io, Report};
@@ -150,6 +160,133 @@ impl<T: Report, E: Display> Report for Result<T, E> {
                 let _ = writeln!(io.err(), "error: {error:#}");
                 1
             }
+        }
+    }
+}
+
+/// What a handler returned as data ([`Output`]), as JSON, with what its
+/// type was.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Structured {
+    pub(crate) value: serde_json::Value,
+    /// Known in this process; a child's value has its type's name only.
+    pub(crate) type_id: Option<TypeId>,
+    pub(crate) type_name: String,
+}
+
+/// A command's result as data: a handler returns `Output` (or
+/// `Option<Output>`, or either in a `Result`) where it would print its
+/// result.
+///
+/// Under `mcp serve` the value becomes the call's `structuredContent` and
+/// its text the call's text content; a command declaring
+/// `#[mcp(output = T)]` gets `T`'s JSON Schema as its tool's
+/// `outputSchema`, and its calls must return a `T`. In CLI mode the text
+/// is printed. The text is the value as JSON (indented in CLI mode) unless
+/// the handler gives one: [`Output::display`] shows the value's `Display`,
+/// [`Output::with_text`] any text (a CLI with a `--json` flag picks per
+/// call). One handler serves every command, so `Output` holds a value of
+/// any type; `None` (of an `Option<Output>`) is a command that returns
+/// nothing.
+///
+/// ```
+/// use mcp_bridge::{Io, Output, Report};
+///
+/// #[derive(serde::Serialize)]
+/// struct Summary { open: u32, done: u32 }
+///
+/// let (mut out, mut err) = (Vec::new(), Vec::new());
+/// let mut io = Io::new(&mut out, &mut err, false);
+/// let code = Output::new(Summary { open: 2, done: 1 }).report(&mut io);
+/// assert_eq!(code, 0);
+/// drop(io);
+/// assert_eq!(String::from_utf8(out).unwrap(), "{\n  \"open\": 2,\n  \"done\": 1\n}\n");
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct Output {
+    /// The value as JSON, or why it cannot be.
+    value: Result<serde_json::Value, String>,
+    type_id: TypeId,
+    type_name: &'static str,
+    text: Option<String>,
+}
+
+impl Output {
+    /// The value, shown as JSON.
+    pub fn new<T: serde::Serialize + 'static>(value: T) -> Self {
+        Self {
+            value: serde_json::to_value(&value).map_err(|error| error.to_string()),
+            type_id: TypeId::of::<T>(),
+            type_name: std::any::type_name::<T>(),
+            text: None,
+        }
+    }
+
+    /// The value, shown as `text` (what the CLI prints; the text content
+    /// of an MCP result).
+    pub fn with_text<T: serde::Serialize + 'static>(value: T, text: impl Into<String>) -> Self {
+        Self {
+            text: Some(text.into()),
+            ..Self::new(value)
+        }
+    }
+
+    /// The value, shown as its `Display` renders it.
+    pub fn display<T: serde::Serialize + Display + 'static>(value: T) -> Self {
+        let text = value.to_string();
+        Self::with_text(value, text)
+    }
+
+    /// The value as JSON (an error when it cannot be written as JSON).
+    pub fn value(&self) -> Result<&serde_json::Value, &str> {
+        self.value.as_ref().map_err(String::as_str)
+    }
+
+    /// The name of the value's type.
+    pub fn type_name(&self) -> &'static str {
+        self.type_name
+    }
+}
+
+impl Report for Output {
+    fn report(self, io: &mut Io<'_>) -> i32 {
+        let value = match self.value {
+            Ok(value) => value,
+            Err(error) => {
+                let _ = writeln!(
+                    io.err(),
+                    "error: the command's result (`{}`) cannot be written as JSON: {error}",
+                    self.type_name
+                );
+                return 1;
+            }
+        };
+        let mut text = match self.text {
+            Some(text) => text,
+            None if io.mcp => value.to_string(),
+            None => serde_json::to_string_pretty(&value).unwrap_or_else(|_| value.to_string()),
+        };
+        if !text.is_empty() && !text.ends_with('\n') {
+            text.push('\n');
+        }
+        let _ = io.out().write_all(text.as_bytes());
+        if io.mcp {
+            io.structured = Some(Structured {
+                value,
+                type_id: Some(self.type_id),
+                type_name: self.type_name.to_owned(),
+            });
+        }
+        0
+    }
+}
+
+/// `None`: the command returned nothing (exit code 0).
+impl<T: Report> Report for Option<T> {
+    fn report(self, io: &mut Io<'_>) -> i32 {
+        match self {
+            Some(value) => value.report(io),
+            None => 0,
         }
     }
 }

@@ -79,7 +79,7 @@ pub use error::{
     ArgError, CallError, DuplicateTool, InvalidToolName, Problem, RegistryError, ValueProblem,
 };
 pub use handler::IntoHandler;
-pub use io::{Io, Report};
+pub use io::{Io, Output, Report};
 pub use mcp_bridge_derive::McpTool;
 pub use registry::{Registry, ToolMode};
 pub use serve::{BridgeServer, CallOutcome};
@@ -96,7 +96,7 @@ pub mod __private {
         Arity, CommandLayer, CommandSpec, GroupSpec, ParamAction, ParamData, ParamRelations,
         ParamSpec, RelationData, ToolHints, ValueType,
     };
-    pub use crate::spec::{FixedValue, OutputFormat};
+    pub use crate::spec::{FixedValue, OutputFormat, OutputType};
     pub use crate::traits::{McpArgs, McpRoot, McpSubcommand};
     pub use std::borrow::Cow;
     pub use std::boxed::Box;

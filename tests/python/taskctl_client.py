@@ -203,15 +203,16 @@ async def run_checks(c: Checker, args: argparse.Namespace, server_cmd: list[str]
                         f"tools/call {name} {json.dumps(arguments)}: unexpected JSON-RPC error {e.code}: {e.message}{hint}"
                     ) from e
 
-            def expect_success(name: str, result: Any, what: str) -> str:
-                """Require a successful call whose output is sent once, as text; return it.
+            def expect_success(name: str, result: Any, what: str, structured: bool = False) -> str:
+                """Require a successful call whose output is sent once, as text (with
+                structuredContent only when the tool's handler returns data); return it.
 
                 Prints nothing: the caller finishes the check with c.ok()."""
                 require(not result.is_error, what, f"{name} returned isError: {describe(result)}")
                 require(
-                    result.structured_content is None,
+                    (result.structured_content is not None) == structured,
                     what,
-                    f"{name}: the output is sent twice (structuredContent too): {describe(result)}",
+                    f"{name}: structuredContent {'missing' if structured else 'not expected'}: {describe(result)}",
                 )
                 return text_of(result)
 
@@ -229,8 +230,13 @@ async def run_checks(c: Checker, args: argparse.Namespace, server_cmd: list[str]
 
             async def expect_list(arguments: dict[str, Any], expected: list[str], what: str) -> None:
                 r = await call("taskctl_task_list", {**arguments, "db": db})
-                out = expect_success("taskctl_task_list", r, what)
-                c.ok(lines(out) == expected, what, f"expected lines {expected!r}\n      got {lines(out)!r}")
+                out = expect_success("taskctl_task_list", r, what, structured=True)
+                require(lines(out) == expected, what, f"expected lines {expected!r}\n      got {lines(out)!r}")
+                # The tasks as data (the SDK has checked them against the
+                # tool's outputSchema): the listed ids, in the listed order.
+                ids = [t.get("id") for t in (r.structured_content or {}).get("tasks", [])]
+                shown = [int(re.match(r"#(\d+)", ln).group(1)) for ln in lines(out)]
+                c.ok(ids == shown, what, f"structuredContent ids {ids} != listed {shown}")
 
             # ---- add two tasks (the first title would be a flag and a shell command if not passed as data)
             id1 = await add({"title": EVIL_TITLE, "priority": 5, "tag": ["a", "b"]}, "add p5 task tagged [a, b]")
@@ -353,7 +359,10 @@ async def check_tool_list(c: Checker, client: Any) -> None:
     )
 
     for t in sorted(tools, key=lambda t: t.name):
-        what = f"{t.name}: object inputSchema with globals db, verbose, and no outputSchema (the output is text)"
+        returns_data = t.name == "taskctl_task_list"
+        what = f"{t.name}: object inputSchema with globals db, verbose, and " + (
+            "an outputSchema of its tasks" if returns_data else "no outputSchema (the output is text)"
+        )
         schema = t.input_schema
         require(
             isinstance(schema, dict) and schema.get("type") == "object",
@@ -371,7 +380,15 @@ async def check_tool_list(c: Checker, client: Any) -> None:
             what,
             f"verbose is not an integer with minimum 0: {json.dumps(props.get('verbose'))}",
         )
-        require(t.output_schema is None, what, f"outputSchema: {json.dumps(t.output_schema)}")
+        if returns_data:
+            out = t.output_schema or {}
+            require(
+                out.get("type") == "object" and out.get("required") == ["tasks"],
+                what,
+                f"outputSchema: {json.dumps(t.output_schema)}",
+            )
+        else:
+            require(t.output_schema is None, what, f"outputSchema: {json.dumps(t.output_schema)}")
         c.ok(True, what)
 
     listing = by_name["taskctl_task_list"]

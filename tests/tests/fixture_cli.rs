@@ -266,6 +266,127 @@ fn isolated_calls_capture_real_output_survive_crashes_and_are_killed_when_stoppe
     }
 }
 
+/// A tool's definition from `tools/list`.
+fn tool_definition(server: &mut RawServer, id: i64, name: &str) -> Value {
+    let result = server.request(id, "tools/list", json!({}));
+    result["tools"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .find(|tool| tool["name"] == name)
+        .unwrap_or_else(|| panic!("no tool {name}"))
+        .clone()
+}
+
+#[test]
+fn a_value_a_handler_returns_is_structured_content_its_output_schema_describes() {
+    for (handler, isolate) in [
+        ("io", false),
+        ("plain", false),
+        ("async", false),
+        ("io", true),
+        ("plain", true),
+        ("async", true),
+    ] {
+        let env: &[(&str, &str)] = if isolate {
+            &[("FIXTURE_ISOLATE", "1")]
+        } else {
+            &[]
+        };
+        let case = format!("{handler}, isolated: {isolate}");
+        let mut server = session(handler, env);
+
+        // An object type is the schema as it is; its value the content.
+        let tool = tool_definition(&mut server, 2, "fixture_measure");
+        let schema = &tool["outputSchema"];
+        assert_eq!(schema["type"], "object", "{tool}");
+        assert_eq!(schema["required"], json!(["words", "letters"]), "{tool}");
+        assert_eq!(
+            schema["properties"]["words"]["description"],
+            "How many words"
+        );
+        let result = server.call(3, "fixture_measure", json!({"words": ["a", "bc"]}));
+        assert_eq!(result["isError"], false, "{case}: {result}");
+        assert_eq!(text(&result), "2 words, 3 letters\n", "{case}");
+        let structured = &result["structuredContent"];
+        assert_eq!(structured, &json!({"words": 2, "letters": 3}), "{case}");
+        let validator = tests::fuzzing::validator(schema);
+        assert!(validator.is_valid(structured), "{case}: {structured}");
+
+        // Another type: the value sits under `result`, as the schema says.
+        let tool = tool_definition(&mut server, 4, "fixture_spell");
+        let schema = &tool["outputSchema"];
+        assert_eq!(schema["required"], json!(["result"]), "{tool}");
+        assert_eq!(schema["properties"]["result"]["type"], "array", "{tool}");
+        let result = server.call(5, "fixture_spell", json!({"word": "abc"}));
+        assert_eq!(text(&result), "[\"a\",\"b\",\"c\"]\n", "{case}");
+        let structured = &result["structuredContent"];
+        assert_eq!(structured, &json!({"result": ["a", "b", "c"]}), "{case}");
+        assert!(tests::fuzzing::validator(schema).is_valid(structured));
+
+        // Without a declared type: content, but no schema.
+        let tool = tool_definition(&mut server, 6, "fixture_numbers");
+        assert!(tool.get("outputSchema").is_none(), "{tool}");
+        let result = server.call(7, "fixture_numbers", json!({"count": 2}));
+        assert_eq!(
+            result["structuredContent"],
+            json!({"result": [1, 2]}),
+            "{case}"
+        );
+
+        // A value of another type than declared, or none, fails the call
+        // (never content its schema refuses), naming tool and types.
+        let result = server.call(8, "fixture_mislabel", json!({}));
+        assert_eq!(result["isError"], true, "{case}: {result}");
+        assert!(
+            result.get("structuredContent").is_none(),
+            "{case}: {result}"
+        );
+        let said = text(&result);
+        assert!(
+            said.contains("tool `fixture_mislabel` declares its output as `fixture_cli::Counts`")
+                && said.contains("returned a `alloc::vec::Vec<i32>`"),
+            "{case}: {said}"
+        );
+        let result = server.call(9, "fixture_forget", json!({}));
+        assert_eq!(result["isError"], true, "{case}: {result}");
+        assert!(text(&result).contains("returned none"), "{case}: {result}");
+
+        // A failing call has no content to match.
+        let result = server.call(10, "fixture_fail", json!({}));
+        assert!(result.get("structuredContent").is_none(), "{case}");
+        server.finish();
+    }
+}
+
+#[test]
+fn in_the_terminal_a_returned_value_is_printed() {
+    let run = |handler: &str, args: &[&str]| {
+        let output = Command::new(FIXTURE)
+            .args(args)
+            .env("FIXTURE_HANDLER", handler)
+            .output()
+            .expect("the fixture runs");
+        (
+            output.status.code(),
+            String::from_utf8_lossy(&output.stdout).into_owned(),
+        )
+    };
+    for handler in ["io", "plain", "async"] {
+        assert_eq!(
+            run(handler, &["measure", "a", "bc"]),
+            (Some(0), "2 words, 3 letters\n".to_owned()),
+            "{handler}"
+        );
+        // JSON, indented for a reader.
+        assert_eq!(
+            run(handler, &["numbers", "--count", "2"]),
+            (Some(0), "[\n  1,\n  2\n]\n".to_owned()),
+            "{handler}"
+        );
+    }
+}
+
 #[test]
 fn a_second_request_with_an_id_in_flight_is_refused_and_the_first_answered() {
     let mut server = session("io", &[]);
@@ -601,7 +722,7 @@ fn tools_command_writes_the_definitions_to_a_file() {
         .unwrap();
     assert!(status.success());
     let tools: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
-    assert_eq!(tools.as_array().unwrap().len(), 13);
+    assert_eq!(tools.as_array().unwrap().len(), 18);
     assert_eq!(tools[0]["inputSchema"]["required"], json!(["text"]));
 }
 

@@ -1,4 +1,5 @@
-// The attribute errors of `#[mcp(output = "...")]` and `#[mcp(args(...))]`.
+// The attribute errors of `#[mcp(output = "...")]`, `#[mcp(output = Type)]`
+// and `#[mcp(args(...))]`.
 use clap::{Parser, Subcommand};
 use mcp_bridge::McpTool;
 
@@ -25,6 +26,21 @@ enum Command {
     Dump,
     #[mcp(output = "json", output = "table")]
     Table,
+    #[mcp(output = Listing, output = "json")]
+    Both,
+    Item(Item),
+}
+
+#[derive(clap::Args, McpTool)]
+struct Item {
+    #[mcp(output = Listing)]
+    #[arg(long)]
+    id: u32,
+}
+
+#[derive(serde::Serialize, schemars::JsonSchema)]
+struct Listing {
+    names: Vec<String>,
 }
 
 fn main() {}

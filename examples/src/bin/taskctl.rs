@@ -18,6 +18,9 @@ use mcp_bridge::Bridge;
 //     fn main() -> Result<(), TaskError> {
 //         run(Cli::parse())
 //     }
+//
+// (`run` has since returned `task list`'s tasks as data, an
+// `Option<mcp_bridge::Output>`, which the bridge prints in the terminal.)
 fn main() -> ExitCode {
     Bridge::new(run).run()
 }

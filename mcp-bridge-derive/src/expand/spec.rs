@@ -203,6 +203,13 @@ fn layer_tokens(p: &Private, layer: &Layer) -> TokenStream {
         };
         fields.push(quote!(mcp_output: #p::Some(#p::OutputFormat::#variant)));
     }
+    if let Some(ty) = &mcp.returns {
+        // Spanned at the type: a type that is not `Serialize + JsonSchema`
+        // is reported there.
+        let of =
+            quote::quote_spanned!(syn::spanned::Spanned::span(ty)=> #p::OutputType::of::<#ty>());
+        fields.push(quote!(mcp_returns: #p::Some(#of)));
+    }
     if !mcp.examples.is_empty() {
         let examples = &mcp.examples;
         fields.push(quote!(mcp_examples: &[#(#examples),*]));

@@ -563,6 +563,15 @@ impl Parse for McpItem {
         let key: Ident = input.call(syn::ext::IdentExt::parse_any)?;
         if input.peek(Token![=]) {
             input.parse::<Token![=]>()?;
+            // `output = Type`: a type, which an expression cannot always
+            // be (`Vec<Task>`); kept verbatim.
+            if key == mcp_keys::OUTPUT && !input.peek(LitStr) {
+                let ty: syn::Type = input.parse()?;
+                return Ok(McpItem::Other(
+                    key,
+                    Expr::Verbatim(quote::ToTokens::to_token_stream(&ty)),
+                ));
+            }
             let expr: Expr = input.parse()?;
             match expr {
                 Expr::Lit(syn::ExprLit {
@@ -772,8 +781,17 @@ pub(crate) fn mcp_attrs(cx: &Ctxt, attrs: &[Attribute], place: McpPlace) -> McpA
                     }
                     out.examples.push(lit);
                 }
+                (mcp_keys::OUTPUT, McpItem::Other(key, Expr::Verbatim(tokens))) => {
+                    if out.output.is_some() || out.returns.is_some() {
+                        cx.error_at(&key, "`output` is given twice in `#[mcp(...)]`; keep one");
+                    }
+                    match syn::parse2::<syn::Type>(tokens) {
+                        Ok(ty) => out.returns = Some(ty),
+                        Err(error) => cx.push(error),
+                    }
+                }
                 (mcp_keys::OUTPUT, McpItem::Str(key, lit)) => {
-                    if out.output.is_some() {
+                    if out.output.is_some() || out.returns.is_some() {
                         cx.error_at(&key, "`output` is given twice in `#[mcp(...)]`; keep one");
                     }
                     let format = lit.value();

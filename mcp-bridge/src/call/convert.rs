@@ -129,19 +129,9 @@ impl<T: serde::de::DeserializeOwned + schemars::JsonSchema> Converter for Json<T
     type Output = T;
 
     fn value_type(&self) -> ValueType {
-        let generator = schemars::generate::SchemaSettings::draft2020_12()
-            .with(|settings| settings.inline_subschemas = true)
-            .into_generator();
-        let mut schema = match generator.into_root_schema_for::<T>().to_value() {
-            Value::Object(schema) => schema,
-            // `true`: anything.
-            _ => serde_json::Map::new(),
-        };
-        // The tool's input schema says which dialect; the property's own
-        // description comes from the field.
-        schema.remove("$schema");
-        schema.remove("title");
-        ValueType::Json { schema }
+        ValueType::Json {
+            schema: crate::spec::type_schema::<T>(),
+        }
     }
 
     fn convert_json(&self, value: &Value) -> Result<T, ValueProblem> {

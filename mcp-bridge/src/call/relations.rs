@@ -236,6 +236,7 @@ mod tests {
             icon: None,
             hints: Default::default(),
             output: None,
+            returns: None,
             examples: Vec::new(),
             route: Vec::new(),
             renamed: Vec::new(),

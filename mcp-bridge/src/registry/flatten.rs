@@ -189,6 +189,7 @@ fn collect_tools(
             icon: icon.map(str::to_owned),
             hints: node.mcp.hints,
             output: node.mcp.output,
+            returns: node.mcp.returns,
             examples: Vec::new(),
             route: route.clone(),
             renamed,

@@ -26,7 +26,7 @@ use tokio_util::sync::CancellationToken;
 use super::capture::Bounded;
 use super::pool::Pool;
 use super::run::{panic_message, CallOutcome};
-use crate::handler::Job;
+use crate::handler::{Ended, Job};
 use crate::io::{Io, ProgressFn};
 
 /// The exit code of a call cut off by its timeout (as `timeout(1)`).
@@ -65,6 +65,8 @@ pub(crate) struct CommandPolicy {
     pub(crate) task: bool,
     /// `#[mcp(output = "...")]`: what the command prints, parsed.
     pub(crate) output: Option<crate::spec::OutputFormat>,
+    /// `#[mcp(output = Type)]`: the value its handler returns.
+    pub(crate) returns: Option<super::run::Returns>,
 }
 
 /// Runs jobs within the limits.
@@ -237,7 +239,7 @@ impl Executor {
                     CallOutcome {
                         stdout: outcome.stdout + &out,
                         stderr: outcome.stderr + &err,
-                        exit_code: outcome.exit_code,
+                        ..outcome
                     }
                 }
                 None => outcome,
@@ -247,11 +249,7 @@ impl Executor {
         let start_capture = || None::<()>;
         #[cfg(not(unix))]
         let finish_capture = |_: Option<()>, outcome: CallOutcome| outcome;
-        let outcome = |exit_code, stdout, stderr| CallOutcome {
-            stdout,
-            stderr,
-            exit_code,
-        };
+        let outcome = |exit_code, stdout, stderr| CallOutcome::new(exit_code, stdout, stderr);
         let run = async {
             match job {
                 // Synchronous: on the pool, holding the call's turn until
@@ -266,15 +264,17 @@ impl Executor {
                             let capturing = start_capture();
                             let mut out = Bounded::new(limit);
                             let mut err = Bounded::new(limit);
-                            let code = {
+                            let (code, returned) = {
                                 let mut io =
                                     Io::new(&mut out, &mut err, true).watched(stop, progress);
-                                run_caught(&mut io, f)
+                                let code = run_caught(&mut io, f);
+                                (code, io.take_structured())
                             };
-                            finish_capture(
+                            let done = finish_capture(
                                 capturing,
                                 outcome(code, out.into_text(), err.into_text()),
-                            )
+                            );
+                            (done, returned)
                         })
                         .wait()
                         .await
@@ -286,13 +286,22 @@ impl Executor {
                             let _log = super::logs::Entered::on_thread(log);
                             let _held = held;
                             let capturing = start_capture();
+                            let mut returned = None;
                             let code = {
                                 let mut sink = std::io::stderr();
                                 let mut nothing = std::io::sink();
                                 let mut io = Io::new(&mut nothing, &mut sink, true);
-                                run_caught(&mut io, |_| f())
+                                run_caught(&mut io, |_| {
+                                    let Ended { code, structured } = f();
+                                    returned = structured;
+                                    code
+                                })
                             };
-                            finish_capture(capturing, outcome(code, String::new(), String::new()))
+                            let done = finish_capture(
+                                capturing,
+                                outcome(code, String::new(), String::new()),
+                            );
+                            (done, returned)
                         })
                         .wait()
                         .await
@@ -305,16 +314,16 @@ impl Executor {
                         let child = match super::isolate::Child::start(&tool, &arguments).await {
                             Ok(child) => child,
                             Err(error) => {
-                                return outcome(
-                                    101,
-                                    String::new(),
-                                    format!("cannot start the command's process: {error}\n"),
-                                )
+                                let error =
+                                    format!("cannot start the command's process: {error}\n");
+                                return (outcome(101, String::new(), error), None);
                             }
                         };
                         tokio::select! {
                             done = child.finish(limit) => done,
-                            () = abort.cancelled() => outcome(TIMEOUT_EXIT_CODE, String::new(), String::new()),
+                            () = abort.cancelled() => {
+                                (outcome(TIMEOUT_EXIT_CODE, String::new(), String::new()), None)
+                            }
                         }
                     })
                     .await
@@ -327,24 +336,26 @@ impl Executor {
                         let _held = held;
                         let capturing = start_capture();
                         let mut task = tokio::spawn(super::logs::in_task(log, call));
-                        let code = tokio::select! {
+                        let (code, returned) = tokio::select! {
                             done = &mut task => match done {
-                                Ok(code) => code,
+                                Ok(Ended { code, structured }) => (code, structured),
                                 Err(error) if error.is_panic() => {
                                     let message = panic_message(&*error.into_panic());
                                     tracing::error!("command panicked: {message}");
                                     eprintln!("command panicked: {message}");
-                                    101
+                                    (101, None)
                                 }
-                                Err(_) => 101,
+                                Err(_) => (101, None),
                             },
                             () = abort.cancelled() => {
                                 task.abort();
                                 let _ = task.await;
-                                TIMEOUT_EXIT_CODE
+                                (TIMEOUT_EXIT_CODE, None)
                             }
                         };
-                        finish_capture(capturing, outcome(code, String::new(), String::new()))
+                        let done =
+                            finish_capture(capturing, outcome(code, String::new(), String::new()));
+                        (done, returned)
                     })
                     .await
                     .ok()
@@ -360,11 +371,14 @@ impl Executor {
             }
         };
         tokio::select! {
-            done = run => Some(done.unwrap_or_else(|| CallOutcome {
-                stdout: String::new(),
-                stderr: "the call failed before it could answer\n".to_owned(),
-                exit_code: 101,
-            })),
+            done = run => Some(match done {
+                Some((done, returned)) => done.with_returned(returned, policy.returns, tool),
+                None => CallOutcome::new(
+                    101,
+                    String::new(),
+                    "the call failed before it could answer\n".to_owned(),
+                ),
+            }),
             () = cancel.cancelled() => {
                 tracing::info!(tool, "call stopped");
                 stop.store(true, Ordering::Relaxed);
@@ -376,15 +390,12 @@ impl Executor {
                 tracing::warn!(tool, ?timeout, "call timed out");
                 stop.store(true, Ordering::Relaxed);
                 abort.cancel();
-                Some(CallOutcome {
-                    stdout: String::new(),
-                    stderr: format!(
-                        "tool `{tool}` timed out after {}: the command was asked to stop \
-                         and its result is not waited for\n",
-                        describe(timeout)
-                    ),
-                    exit_code: TIMEOUT_EXIT_CODE,
-                })
+                let stderr = format!(
+                    "tool `{tool}` timed out after {}: the command was asked to stop \
+                     and its result is not waited for\n",
+                    describe(timeout)
+                );
+                Some(CallOutcome::new(TIMEOUT_EXIT_CODE, String::new(), stderr))
             }
         }
     }

@@ -6,6 +6,12 @@
 //!
 //! The parent has already checked the arguments, so the child's build is
 //! the same typed build, run again.
+//!
+//! On Unix the child's stdin is one end of a socket pair: the arguments
+//! come through it, and the value the handler returns as data
+//! ([`Output`](crate::Output)) goes back through it once the handler is
+//! done (`{"type": ..., "value": ...}`), apart from anything printed.
+//! Elsewhere stdin is a pipe and an isolated call carries no such value.
 
 use std::io::Read;
 use std::process::Stdio;
@@ -15,6 +21,11 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 use super::capture::Bounded;
 use super::run::CallOutcome;
+use crate::io::Structured;
+
+/// The most bytes of a returned value read back from a child.
+#[cfg(unix)]
+const MAX_REPLY: usize = 64 * 1024 * 1024;
 
 /// Set in a child's environment to the tool it is started for; its
 /// arguments arrive on stdin as one JSON object.
@@ -35,8 +46,40 @@ fn signal_code(status: &std::process::ExitStatus) -> Option<i32> {
     }
 }
 
-/// The tool of an isolated call and its arguments.
-pub(crate) type Call = (String, Map<String, Value>);
+/// The tool of an isolated call, its arguments, and where its returned
+/// value goes.
+pub(crate) struct Call {
+    pub(crate) tool: String,
+    pub(crate) arguments: Map<String, Value>,
+    pub(crate) reply: Reply,
+}
+
+/// In a child started for one call: the way back to the parent for the
+/// value the handler returns.
+#[derive(Debug, Default)]
+pub(crate) struct Reply {
+    #[cfg(unix)]
+    to: Option<std::os::unix::net::UnixStream>,
+}
+
+impl Reply {
+    /// Sends the returned value to the parent (nothing when there is
+    /// none, or no way back).
+    pub(crate) fn send(self, structured: Option<&Structured>) {
+        #[cfg(unix)]
+        if let (Some(to), Some(structured)) = (self.to, structured) {
+            let reply = serde_json::json!({
+                "type": structured.type_name,
+                "value": structured.value,
+            });
+            if let Err(error) = serde_json::to_writer(to, &reply) {
+                eprintln!("mcp-bridge: cannot send the command's result back: {error}");
+            }
+        }
+        #[cfg(not(unix))]
+        let _ = structured;
+    }
+}
 
 /// In a child started for one call: the tool and its arguments (read from
 /// stdin, which then reads nothing more). The variable is removed, so the
@@ -48,18 +91,53 @@ pub(crate) fn isolated_call() -> Option<Result<Call, String>> {
     if let Err(error) = std::io::stdin().read_to_end(&mut input) {
         return Some(Err(format!("cannot read the call's arguments: {error}")));
     }
+    let mut reply = Reply::default();
     #[cfg(unix)]
     {
         use std::os::fd::AsFd;
+        // The socket stays open for the reply, on a descriptor the
+        // handler's own children do not inherit; stdin reads nothing.
+        reply.to = rustix::io::fcntl_dupfd_cloexec(std::io::stdin(), 3)
+            .ok()
+            .map(std::os::unix::net::UnixStream::from);
         if let Ok(null) = std::fs::File::open("/dev/null") {
             let _ = rustix::stdio::dup2_stdin(null.as_fd());
         }
     }
     Some(match serde_json::from_slice::<Value>(&input) {
-        Ok(Value::Object(arguments)) => Ok((tool, arguments)),
+        Ok(Value::Object(arguments)) => Ok(Call {
+            tool,
+            arguments,
+            reply,
+        }),
         Ok(other) => Err(format!("the call's arguments are not an object: {other}")),
         Err(error) => Err(format!("the call's arguments are not JSON: {error}")),
     })
+}
+
+/// The value a child sent back, if it sent one that reads.
+fn returned(reply: &[u8]) -> Option<Structured> {
+    if reply.is_empty() {
+        return None;
+    }
+    let parsed = serde_json::from_slice::<Value>(reply)
+        .ok()
+        .and_then(|reply| {
+            let Value::Object(mut reply) = reply else {
+                return None;
+            };
+            let type_name = reply.get("type")?.as_str()?.to_owned();
+            let value = reply.remove("value")?;
+            Some(Structured {
+                value,
+                type_id: None,
+                type_name,
+            })
+        });
+    if parsed.is_none() {
+        tracing::warn!("an isolated call's returned value did not read; it is left out");
+    }
+    parsed
 }
 
 /// Reads a stream to its end into a buffer of `limit` bytes.
@@ -80,34 +158,69 @@ async fn read_all(stream: Option<impl tokio::io::AsyncRead + Unpin>, limit: usiz
 /// A running child for one call.
 pub(crate) struct Child {
     child: tokio::process::Child,
+    /// Our end of the child's stdin, where its returned value comes.
+    #[cfg(unix)]
+    reply: tokio::net::UnixStream,
 }
 
 impl Child {
     /// Starts this binary for `tool` with `arguments`.
     pub(crate) async fn start(tool: &str, arguments: &Map<String, Value>) -> std::io::Result<Self> {
         let exe = std::env::current_exe()?;
-        let mut child = tokio::process::Command::new(exe)
+        let json = serde_json::to_vec(arguments).map_err(std::io::Error::other)?;
+        let mut command = tokio::process::Command::new(exe);
+        command
             .env(CALL_ENV, tool)
-            .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
-            .kill_on_drop(true)
-            .spawn()?;
-        if let Some(mut stdin) = child.stdin.take() {
-            let json = serde_json::to_vec(arguments).map_err(std::io::Error::other)?;
-            stdin.write_all(&json).await?;
-            // Closing stdin tells the child the arguments are complete.
+            .kill_on_drop(true);
+        #[cfg(unix)]
+        {
+            let (ours, theirs) = std::os::unix::net::UnixStream::pair()?;
+            command.stdin(Stdio::from(std::os::fd::OwnedFd::from(theirs)));
+            let child = command.spawn()?;
+            // Our copy of the child's end goes, so the reply ends when
+            // the child's copies do.
+            drop(command);
+            ours.set_nonblocking(true)?;
+            let mut reply = tokio::net::UnixStream::from_std(ours)?;
+            reply.write_all(&json).await?;
+            // Shutting our side for writing ends the child's arguments.
+            reply.shutdown().await?;
+            Ok(Self { child, reply })
         }
-        Ok(Self { child })
+        #[cfg(not(unix))]
+        {
+            command.stdin(Stdio::piped());
+            let mut child = command.spawn()?;
+            if let Some(mut stdin) = child.stdin.take() {
+                stdin.write_all(&json).await?;
+                // Closing stdin tells the child the arguments are complete.
+            }
+            Ok(Self { child })
+        }
     }
 
     /// Waits for the child, reading its output into buffers of `limit`
-    /// bytes each.
-    pub(crate) async fn finish(mut self, limit: usize) -> CallOutcome {
-        let (stdout, mut stderr, status) = tokio::join!(
-            read_all(self.child.stdout.take(), limit),
-            read_all(self.child.stderr.take(), limit),
-            self.child.wait()
+    /// bytes each, and the value it returned.
+    pub(crate) async fn finish(self, limit: usize) -> (CallOutcome, Option<Structured>) {
+        #[cfg(unix)]
+        let Child { mut child, reply } = self;
+        #[cfg(not(unix))]
+        let Child { mut child } = self;
+        #[cfg(unix)]
+        let reply = async move {
+            let mut bytes = Vec::new();
+            let _ = reply.take(MAX_REPLY as u64).read_to_end(&mut bytes).await;
+            bytes
+        };
+        #[cfg(not(unix))]
+        let reply = async { Vec::new() };
+        let (stdout, mut stderr, status, reply) = tokio::join!(
+            read_all(child.stdout.take(), limit),
+            read_all(child.stderr.take(), limit),
+            child.wait(),
+            reply
         );
         let exit_code = match status {
             Ok(status) => match (status.code(), signal_code(&status)) {
@@ -126,10 +239,9 @@ impl Child {
                 1
             }
         };
-        CallOutcome {
-            stdout,
-            stderr,
-            exit_code,
-        }
+        (
+            CallOutcome::new(exit_code, stdout, stderr),
+            returned(&reply),
+        )
     }
 }

@@ -35,7 +35,7 @@ use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
 use crate::error::{ArgError, CallError, RegistryError};
-use crate::handler::{Handler, IntoHandler, Job};
+use crate::handler::{Ended, Handler, IntoHandler, Job};
 use crate::io::{Io, ProgressFn};
 use crate::registry::{Listed, Registry, Resolved, Shown, Surface, ToolMode};
 use crate::spec::{CommandSpec, OutputFormat, ToolSpec};
@@ -232,6 +232,7 @@ impl BridgeServer {
                 isolate: spec.isolate,
                 task: spec.task,
                 output: spec.output,
+                returns: spec.returns.map(run::Returns::new),
             })
             .collect();
         let tasks = registry.tools().any(|spec| spec.task);
@@ -527,14 +528,22 @@ impl BridgeServer {
         tool: &str,
         arguments: Map<String, Value>,
     ) -> Result<CallOutcome, CallError> {
-        let job = match self.shared.typed.prepare(tool, &arguments) {
-            Ok((_, job)) => job,
+        let (index, job) = match self.shared.typed.prepare(tool, &arguments) {
+            Ok(prepared) => prepared,
             Err(CallError::InvalidArguments(error)) => return Ok(invalid_arguments(&error)),
             Err(other) => return Err(other),
         };
         let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
-        let exit_code = match job {
-            Job::WithIo(f) => f(&mut Io::new(&mut stdout, &mut stderr, true)),
+        let Ended {
+            code: exit_code,
+            structured,
+        } = match job {
+            Job::WithIo(f) => {
+                let mut io = Io::new(&mut stdout, &mut stderr, true);
+                let code = f(&mut io);
+                let structured = io.take_structured();
+                Ended { code, structured }
+            }
             Job::Plain(f) => f(),
             Job::Async(call) => tokio::runtime::Builder::new_current_thread()
                 .enable_all()
@@ -547,11 +556,13 @@ impl BridgeServer {
                 ))
             }
         };
-        Ok(CallOutcome {
-            stdout: String::from_utf8_lossy(&stdout).into_owned(),
-            stderr: String::from_utf8_lossy(&stderr).into_owned(),
+        let outcome = CallOutcome::new(
             exit_code,
-        })
+            String::from_utf8_lossy(&stdout).into_owned(),
+            String::from_utf8_lossy(&stderr).into_owned(),
+        );
+        let returns = self.shared.policies[index].returns;
+        Ok(outcome.with_returned(structured, returns, tool))
     }
 }
 
@@ -600,11 +611,7 @@ fn prompt_message(spec: &ToolSpec) -> rmcp::model::PromptMessage {
 
 /// Bad arguments, answered as clap would: exit code 2, the message on stderr.
 fn invalid_arguments(error: &ArgError) -> CallOutcome {
-    CallOutcome {
-        stdout: String::new(),
-        stderr: error.to_string(),
-        exit_code: 2,
-    }
+    CallOutcome::new(2, String::new(), error.to_string())
 }
 
 /// The answer of a grouped or search call that runs no tool: a command's
@@ -646,6 +653,8 @@ fn surface_answer(answered: Resolved<'_>, surface: &Surface, flat: &[Tool]) -> C
 /// not parse, left as text with a warning in the log).
 fn with_output(outcome: CallOutcome, output: Option<OutputFormat>, tool: &str) -> CallToolResult {
     let parsed = match output {
+        // A value the handler returned is the structured content.
+        _ if outcome.structured.is_some() => None,
         Some(format) if outcome.exit_code == 0 => match output::structured(format, &outcome.stdout)
         {
             Ok(parsed) => Some(Value::Object(parsed)),
@@ -657,7 +666,9 @@ fn with_output(outcome: CallOutcome, output: Option<OutputFormat>, tool: &str) -
         _ => None,
     };
     let mut result = outcome.into_result();
-    result.structured_content = parsed;
+    if parsed.is_some() {
+        result.structured_content = parsed;
+    }
     result
 }
 
@@ -676,6 +687,9 @@ fn rmcp_tool(spec: &ToolSpec) -> Tool {
         spec.description.clone(),
         Arc::new(spec.input_schema()),
     );
+    if let Some(schema) = spec.output_schema() {
+        tool.output_schema = Some(Arc::new(schema));
+    }
     if let Some(title) = &spec.title {
         tool = tool.with_title(title.clone());
     }

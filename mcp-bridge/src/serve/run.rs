@@ -4,8 +4,13 @@
 use std::any::Any;
 
 use rmcp::model::{CallToolResult, ContentBlock};
+use serde_json::{Map, Value};
 
-/// What one tool call produced: the captured output and the exit code.
+use crate::io::Structured;
+use crate::spec::{OutputType, RESULT_PROPERTY};
+
+/// What one tool call produced: the captured output, the exit code, and
+/// the value the handler returned as data.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CallOutcome {
     /// What the command wrote to its stdout.
@@ -15,9 +20,98 @@ pub struct CallOutcome {
     /// The exit code: 0 for success, 2 for bad arguments (as clap), 101
     /// for a panic.
     pub exit_code: i32,
+    /// The call's `structuredContent`: the value the handler returned as
+    /// an [`Output`](crate::Output), under `result` when it is no object.
+    pub structured: Option<Map<String, Value>>,
+}
+
+/// What a command declares it returns (`#[mcp(output = Type)]`), and
+/// whether its values sit under `result` (a schema that is not an
+/// object's).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Returns {
+    pub(crate) ty: OutputType,
+    pub(crate) wrapped: bool,
+}
+
+impl Returns {
+    pub(crate) fn new(ty: OutputType) -> Self {
+        Self {
+            ty,
+            wrapped: !crate::spec::is_object_schema(&ty.schema()),
+        }
+    }
 }
 
 impl CallOutcome {
+    /// An outcome without a returned value.
+    pub(crate) fn new(exit_code: i32, stdout: String, stderr: String) -> Self {
+        Self {
+            stdout,
+            stderr,
+            exit_code,
+            structured: None,
+        }
+    }
+
+    /// The outcome with the value the handler returned, checked against
+    /// what the command declares: a value of another type, or none from a
+    /// successful call of a command that declares one, fails the call
+    /// (MCP wants `structuredContent` to match the `outputSchema`).
+    pub(crate) fn with_returned(
+        mut self,
+        returned: Option<Structured>,
+        returns: Option<Returns>,
+        tool: &str,
+    ) -> Self {
+        let declared = returns.map(|r| r.ty.name());
+        let problem = match (&returned, returns) {
+            (Some(value), Some(returns)) => {
+                let same = match value.type_id {
+                    Some(id) => returns.ty.is(id),
+                    None => value.type_name == returns.ty.name(),
+                };
+                (!same).then(|| {
+                    format!(
+                        "tool `{tool}` declares its output as `{}` (`#[mcp(output = ...)]`), \
+                         but its handler returned a `{}`",
+                        returns.ty.name(),
+                        value.type_name
+                    )
+                })
+            }
+            (None, Some(returns)) if self.exit_code == 0 => Some(format!(
+                "tool `{tool}` declares its output as `{}` (`#[mcp(output = ...)]`), but its \
+                 handler returned none: return `mcp_bridge::Output::new(value)`",
+                returns.ty.name()
+            )),
+            _ => None,
+        };
+        if let Some(problem) = problem {
+            tracing::error!(tool, declared, "{problem}");
+            if !self.stderr.is_empty() && !self.stderr.ends_with('\n') {
+                self.stderr.push('\n');
+            }
+            self.stderr.push_str(&problem);
+            self.stderr.push('\n');
+            if self.exit_code == 0 {
+                self.exit_code = 1;
+            }
+            return self;
+        }
+        self.structured = returned.map(|returned| {
+            let wrapped = match returns {
+                Some(returns) => returns.wrapped,
+                None => !returned.value.is_object(),
+            };
+            match returned.value {
+                Value::Object(map) if !wrapped => map,
+                value => Map::from_iter([(RESULT_PROPERTY.to_owned(), value)]),
+            }
+        });
+        self
+    }
+
     /// Whether the call failed.
     pub fn is_error(&self) -> bool {
         self.exit_code != 0
@@ -42,11 +136,13 @@ impl CallOutcome {
             text.push_str(&format!("[exit code {}]", self.exit_code));
         }
         let content = vec![ContentBlock::text(text)];
-        if self.exit_code != 0 {
+        let mut result = if self.exit_code != 0 {
             CallToolResult::error(content)
         } else {
             CallToolResult::success(content)
-        }
+        };
+        result.structured_content = self.structured.map(Value::Object);
+        result
     }
 }
 

@@ -92,6 +92,11 @@ pub struct McpAttrs {
     /// result's structured content.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub output: Option<OutputFormat>,
+    /// `#[mcp(output = Type)]`: the value the command's handler returns
+    /// ([`Output`](crate::Output)), whose schema is the tool's
+    /// `outputSchema`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub returns: Option<OutputType>,
     /// `#[mcp(args(name = value, ...))]`: values fixed for every call of
     /// the command's tool, by property name; the properties leave its
     /// schema.
@@ -118,6 +123,64 @@ pub enum OutputFormat {
     Table,
     /// One item per non-empty line.
     Lines,
+}
+
+/// The type a command's handler returns as data, `#[mcp(output = Type)]`:
+/// its name, its identity (to check the value a call returns) and its
+/// JSON Schema.
+#[derive(Clone, Copy)]
+pub struct OutputType {
+    name: fn() -> &'static str,
+    id: fn() -> std::any::TypeId,
+    schema: fn() -> serde_json::Map<String, serde_json::Value>,
+}
+
+impl OutputType {
+    /// The output type `T`; what generated code writes.
+    #[doc(hidden)]
+    pub const fn of<T: serde::Serialize + schemars::JsonSchema + 'static>() -> Self {
+        Self {
+            name: std::any::type_name::<T>,
+            id: std::any::TypeId::of::<T>,
+            schema: super::schema::type_schema::<T>,
+        }
+    }
+
+    /// The type's name, as Rust writes it (`taskctl::TaskList`).
+    pub fn name(&self) -> &'static str {
+        (self.name)()
+    }
+
+    /// Whether a value of the type with this identity is of this type.
+    pub(crate) fn is(&self, id: std::any::TypeId) -> bool {
+        (self.id)() == id
+    }
+
+    /// The type's JSON Schema, as `schemars` derives it (draft 2020-12,
+    /// subschemas inlined).
+    pub fn schema(&self) -> serde_json::Map<String, serde_json::Value> {
+        (self.schema)()
+    }
+}
+
+impl std::fmt::Debug for OutputType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("OutputType").field(&self.name()).finish()
+    }
+}
+
+impl PartialEq for OutputType {
+    fn eq(&self, other: &Self) -> bool {
+        (self.id)() == (other.id)()
+    }
+}
+
+impl Eq for OutputType {}
+
+impl Serialize for OutputType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
 }
 
 /// A value `#[mcp(args(...))]` fixes, as the derive writes it.
@@ -295,6 +358,9 @@ impl CommandSpec {
         if let Some(output) = layer.mcp_output {
             self.mcp.output = Some(output);
         }
+        if let Some(returns) = layer.mcp_returns {
+            self.mcp.returns = Some(returns);
+        }
         if !layer.mcp_examples.is_empty() {
             self.mcp.examples = layer.mcp_examples.iter().map(|e| (*e).to_owned()).collect();
         }
@@ -334,6 +400,7 @@ pub struct CommandLayer {
     pub mcp_prefix: Option<&'static str>,
     pub mcp_max_name_len: Option<usize>,
     pub mcp_output: Option<OutputFormat>,
+    pub mcp_returns: Option<OutputType>,
     pub mcp_fixed: &'static [(&'static str, FixedValue)],
     pub mcp_examples: &'static [&'static str],
     pub mcp_hints: ToolHints,
@@ -359,6 +426,7 @@ impl CommandLayer {
         mcp_prefix: None,
         mcp_max_name_len: None,
         mcp_output: None,
+        mcp_returns: None,
         mcp_fixed: &[],
         mcp_examples: &[],
         mcp_hints: ToolHints::NONE,
@@ -444,6 +512,10 @@ pub struct ToolSpec {
     /// `#[mcp(output = "...")]`: what the command prints, parsed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub output: Option<OutputFormat>,
+    /// `#[mcp(output = Type)]`: the value the handler returns, which the
+    /// tool's `outputSchema` describes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub returns: Option<OutputType>,
     /// `#[mcp(example = "...")]`: example calls' arguments.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub examples: Vec<serde_json::Map<String, serde_json::Value>>,

@@ -18,13 +18,16 @@ pub mod tree;
 pub(crate) mod value;
 
 pub use command::{
-    CommandLayer, CommandSpec, FixedValue, GroupSpec, McpAttrs, OutputFormat, ToolHints, ToolSpec,
+    CommandLayer, CommandSpec, FixedValue, GroupSpec, McpAttrs, OutputFormat, OutputType,
+    ToolHints, ToolSpec,
 };
 pub(crate) use command::{Pinned, Renamed};
 pub use param::{ParamAction, ParamKind, ParamRelations, ParamSpec};
 #[doc(hidden)]
 pub use param::{ParamData, RelationData};
-pub use schema::output_schema;
+
+pub use schema::RESULT_PROPERTY;
+pub(crate) use schema::{is_object_schema, type_schema};
 pub(crate) use value::describe_range;
 #[doc(hidden)]
 pub use value::Arity;

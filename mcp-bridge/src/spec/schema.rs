@@ -192,20 +192,54 @@ impl ToolSpec {
     }
 }
 
-/// The output schema every tool shares: what the command printed and its
-/// exit code.
-pub fn output_schema() -> Map<String, Value> {
-    let schema = json!({
-        "type": "object",
-        "properties": {
-            "stdout": { "type": "string", "description": "What the command wrote to standard output" },
-            "stderr": { "type": "string", "description": "What the command wrote to standard error" },
-            "exitCode": { "type": "integer", "description": "The command's exit code; 0 means success" }
-        },
-        "required": ["stdout", "stderr", "exitCode"]
-    });
-    match schema {
-        Value::Object(map) => map,
-        _ => unreachable!("a JSON object literal"),
+/// The JSON Schema `schemars` derives for `T` (draft 2020-12, subschemas
+/// inlined; a recursive type keeps its `$defs`), without `$schema` and
+/// `title`: the tool says the dialect, the type's name is no help to a
+/// model.
+pub(crate) fn type_schema<T: schemars::JsonSchema>() -> Map<String, Value> {
+    let generator = schemars::generate::SchemaSettings::draft2020_12()
+        .with(|settings| settings.inline_subschemas = true)
+        .into_generator();
+    let mut schema = match generator.into_root_schema_for::<T>().to_value() {
+        Value::Object(schema) => schema,
+        // `true`: anything.
+        _ => Map::new(),
+    };
+    schema.remove("$schema");
+    schema.remove("title");
+    schema
+}
+
+/// The property a handler's value sits under in `structuredContent` when
+/// its schema is not an object's (MCP wants an object there).
+pub const RESULT_PROPERTY: &str = "result";
+
+/// Whether a schema describes objects only, so a value it describes can be
+/// `structuredContent` as it is.
+pub(crate) fn is_object_schema(schema: &Map<String, Value>) -> bool {
+    schema.get("type").and_then(Value::as_str) == Some("object")
+}
+
+impl ToolSpec {
+    /// The tool's `outputSchema`, when its handler returns a value
+    /// (`#[mcp(output = Type)]`): the type's schema when it describes an
+    /// object, else an object with the value under `result`.
+    pub fn output_schema(&self) -> Option<Map<String, Value>> {
+        let schema = self.returns?.schema();
+        if is_object_schema(&schema) {
+            return Some(schema);
+        }
+        let mut inner = Value::Object(schema);
+        let at = format!("#/properties/{RESULT_PROPERTY}");
+        relocate_refs(&mut inner, &at);
+        let wrapped = json!({
+            "type": "object",
+            "properties": { RESULT_PROPERTY: inner },
+            "required": [RESULT_PROPERTY],
+        });
+        match wrapped {
+            Value::Object(map) => Some(map),
+            _ => unreachable!("a JSON object literal"),
+        }
     }
 }

@@ -17,7 +17,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{Parser, Subcommand};
-use mcp_bridge::{Bridge, Io, McpTool};
+use mcp_bridge::{Bridge, Io, McpTool, Output};
 
 /// A CLI for testing the bridge.
 #[derive(Parser, McpTool, Debug)]
@@ -90,13 +90,70 @@ enum Command {
         #[arg(long, default_value_t = 2000)]
         ms: u64,
     },
+    /// Count words and letters, returned as data
+    #[mcp(output = Counts)]
+    Measure {
+        /// The words
+        words: Vec<String>,
+    },
+    /// The letters of a word, returned as data: a list, not an object
+    #[mcp(output = Vec<char>)]
+    Spell {
+        /// The word
+        word: String,
+    },
+    /// Declares `Counts` but returns a list of numbers
+    #[mcp(output = Counts)]
+    Mislabel,
+    /// Declares `Counts` but returns nothing
+    #[mcp(output = Counts)]
+    Forget,
+    /// Returns numbers as data, declaring no type
+    Numbers {
+        /// How many
+        #[arg(long, default_value_t = 3)]
+        count: u32,
+    },
+}
+
+/// What `measure` returns.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+struct Counts {
+    /// How many words
+    words: usize,
+    /// How many letters
+    letters: usize,
+}
+
+/// The commands that return data, the same for every kind of handler.
+fn returned(command: &Command) -> Option<Result<Option<Output>, String>> {
+    Some(Ok(Some(match command {
+        Command::Measure { words } => Output::display(Counts {
+            words: words.len(),
+            letters: words.iter().map(|w| w.chars().count()).sum(),
+        }),
+        Command::Spell { word } => Output::new(word.chars().collect::<Vec<char>>()),
+        Command::Mislabel => Output::new(vec![1, 2, 3]),
+        Command::Forget => return Some(Ok(None)),
+        Command::Numbers { count } => Output::new((1..=*count).collect::<Vec<u32>>()),
+        _ => return None,
+    })))
+}
+
+impl std::fmt::Display for Counts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} words, {} letters", self.words, self.letters)
+    }
 }
 
 /// How many calls are in `exclusive`'s section.
 static INSIDE: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
 /// The `Io` handler: writes through the bridge's writers.
-fn run_io(cli: Cli, io: &mut Io) -> Result<(), String> {
+fn run_io(cli: Cli, io: &mut Io) -> Result<Option<Output>, String> {
+    if let Some(returned) = returned(&cli.command) {
+        return returned;
+    }
     let text = |e: std::io::Error| e.to_string();
     match cli.command {
         Command::Shout { text: said } => {
@@ -112,7 +169,7 @@ fn run_io(cli: Cli, io: &mut Io) -> Result<(), String> {
             while std::time::Instant::now() < until {
                 if io.cancelled() {
                     writeln!(io.err(), "stopped early").map_err(text)?;
-                    return Ok(());
+                    return Ok(None);
                 }
                 std::thread::sleep(Duration::from_millis(5));
             }
@@ -144,11 +201,14 @@ fn run_io(cli: Cli, io: &mut Io) -> Result<(), String> {
         }
         other => return run_plain(Cli { command: other }),
     }
-    Ok(())
+    Ok(None)
 }
 
 /// The plain handler: prints with `println!`, as a CLI's `main` does.
-fn run_plain(cli: Cli) -> Result<(), String> {
+fn run_plain(cli: Cli) -> Result<Option<Output>, String> {
+    if let Some(returned) = returned(&cli.command) {
+        return returned;
+    }
     match cli.command {
         Command::Shout { text } => println!("shouted {text}"),
         Command::Mcp => println!("the CLI's own mcp command"),
@@ -194,22 +254,31 @@ fn run_plain(cli: Cli) -> Result<(), String> {
         Command::Progress { .. } | Command::Exclusive { .. } | Command::Hurry { .. } => {
             println!("served with an Io handler only")
         }
+        Command::Measure { .. }
+        | Command::Spell { .. }
+        | Command::Mislabel
+        | Command::Forget
+        | Command::Numbers { .. } => unreachable!("returned above"),
     }
-    Ok(())
+    Ok(None)
 }
 
 /// The async handler.
-async fn run_async(cli: Cli) -> Result<(), String> {
+async fn run_async(cli: Cli) -> Result<Option<Output>, String> {
+    if let Some(returned) = returned(&cli.command) {
+        tokio::task::yield_now().await;
+        return returned;
+    }
     match cli.command {
         Command::Sleep { ms } => {
             tokio::time::sleep(Duration::from_millis(ms)).await;
             println!("slept");
-            Ok(())
+            Ok(None)
         }
         Command::Shout { text } => {
             tokio::task::yield_now().await;
             println!("shouted {text}");
-            Ok(())
+            Ok(None)
         }
         Command::Crash => {
             tokio::task::yield_now().await;

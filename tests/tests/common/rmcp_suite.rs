@@ -238,8 +238,20 @@ async fn tools_list_has_exactly_the_runnable_commands() {
 
         for tool in &tools {
             let tool = serde_json::to_value(tool).unwrap();
-            // The output is text: no envelope schema repeated on every tool.
-            assert!(tool.get("outputSchema").is_none(), "{tool}");
+            // No envelope schema repeated on every tool: only `task list`,
+            // whose handler returns its tasks as data, has one.
+            if tool["name"] == "taskctl_task_list" {
+                let schema = &tool["outputSchema"];
+                assert_eq!(schema["required"], json!(["tasks"]), "{tool}");
+                let task = &schema["properties"]["tasks"]["items"];
+                assert_eq!(
+                    task["required"],
+                    json!(["id", "title", "priority", "tags", "status"]),
+                    "{tool}"
+                );
+            } else {
+                assert!(tool.get("outputSchema").is_none(), "{tool}");
+            }
             assert_eq!(tool["inputSchema"]["type"], "object", "{tool}");
             assert_eq!(tool["inputSchema"]["additionalProperties"], false, "{tool}");
             // The global options reach every tool.
@@ -390,12 +402,14 @@ async fn calls_change_the_task_file() {
             &json!({"id": 3, "title": "-rf", "priority": 1, "tags": ["--force"], "status": "doing"})
         );
 
-        // list
+        // list: the lines as text, the tasks as data
         let r = call(&client, "taskctl_task_list", json!({"db": db_arg})).await;
         assert_eq!(
             ok_stdout(&r),
             "#1 [todo] p5 Write report (work, urgent)\n#2 [todo] p3 --help; rm -rf /\n#3 [doing] p1 -rf (--force)\n"
         );
+        let listed: Vec<&Value> = [1, 2, 3].iter().map(|id| task(&file, *id).unwrap()).collect();
+        assert_eq!(r["structuredContent"], json!({"tasks": listed}), "{r}");
         let r = call(&client, "taskctl_task_list", json!({"db": db_arg, "tag": "work"})).await;
         assert_eq!(ok_stdout(&r), "#1 [todo] p5 Write report (work, urgent)\n");
 
