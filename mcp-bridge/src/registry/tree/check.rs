@@ -254,10 +254,8 @@ const fn finish<const C: usize, const P: usize>(
                 if !tool[c] {
                     let mut msg = Msg::new();
                     msg.push("`#[mcp(args(...))]` fixes values for the calls of a command's own tool, and ");
-                    msg.push(t.cmds[c].origin);
-                    msg.push(" (command `");
-                    push_path(&mut msg, t, c, " ");
-                    msg.push("`) runs only through its subcommands: put it on the subcommand whose calls it fixes");
+                    push_command(&mut msg, t, c);
+                    msg.push(" runs only through its subcommands: put it on the subcommand whose calls it fixes");
                     report.add(t.cmds[c].site, KIND_FIXED, c, 0, msg);
                     break;
                 }
