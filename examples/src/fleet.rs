@@ -9,10 +9,13 @@
 //! | machine output forced for the model | `host show` (`args(format = "yaml")`, `output = "yaml"`) |
 //! | a JSON argument with its type's schema | `service deploy --limits` (`#[mcp(json)]`) |
 //! | an alias, an example call | `service list` (`ls`), `service deploy` |
+//! | values fetched at run time | `host show <name>`, `host list --region` (`#[mcp(values = ...)]`: the inventory's host names and regions) |
 //! | the grouped mode by default | the binary: `Bridge::tool_mode(ToolMode::Grouped { depth: 1 })` |
 //!
-//! The fleet is fixed data (three hosts); `deploy` prints what it would
-//! roll out. Everything prints with `println!`, as a CLI does.
+//! The fleet is an inventory: the JSON file `FLEET_INVENTORY` names (a
+//! stand-in for an inventory API), else three hosts built in; `deploy`
+//! prints what it would roll out. Everything prints with `println!`, as a
+//! CLI does.
 //!
 //! ```text
 //! fleet host list
@@ -52,6 +55,7 @@ pub enum HostCommand {
     List {
         /// Only hosts in this region
         #[arg(long)]
+        #[mcp(values = regions, values_ttl = "5m")]
         region: Option<String>,
     },
     /// Show one host in detail
@@ -59,6 +63,7 @@ pub enum HostCommand {
     #[mcp(args(format = "yaml"), output = "yaml")]
     Show {
         /// The host's name
+        #[mcp(values = host_names)]
         name: String,
         /// How to print it
         #[arg(long, value_enum, default_value_t = Format::Text)]
@@ -114,42 +119,58 @@ pub enum Format {
     Yaml,
 }
 
-#[derive(Serialize)]
-struct Host {
-    name: &'static str,
-    region: &'static str,
-    cores: u8,
-    services: &'static [&'static str],
+/// One machine of the inventory.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct Host {
+    pub name: String,
+    pub region: String,
+    pub cores: u8,
+    pub services: Vec<String>,
 }
 
-const HOSTS: [Host; 3] = [
-    Host {
-        name: "web-1",
-        region: "eu-west",
-        cores: 8,
-        services: &["api", "web"],
-    },
-    Host {
-        name: "web-2",
-        region: "us-east",
-        cores: 8,
-        services: &["web"],
-    },
-    Host {
-        name: "db-1",
-        region: "eu-west",
-        cores: 32,
-        services: &["postgres"],
-    },
-];
+/// The fleet's hosts: the JSON file `FLEET_INVENTORY` names (an array of
+/// hosts), else the three built in.
+pub fn inventory() -> Result<Vec<Host>, String> {
+    let Some(path) = std::env::var_os("FLEET_INVENTORY") else {
+        let host = |name: &str, region: &str, cores, services: &[&str]| Host {
+            name: name.to_owned(),
+            region: region.to_owned(),
+            cores,
+            services: services.iter().map(|s| (*s).to_owned()).collect(),
+        };
+        return Ok(vec![
+            host("web-1", "eu-west", 8, &["api", "web"]),
+            host("web-2", "us-east", 8, &["web"]),
+            host("db-1", "eu-west", 32, &["postgres"]),
+        ]);
+    };
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| format!("cannot read the inventory {}: {e}", path.to_string_lossy()))?;
+    serde_json::from_str(&text).map_err(|e| format!("the inventory is not a list of hosts: {e}"))
+}
+
+/// The hosts' names, which `host show` takes (fetched at run time under
+/// `mcp serve`).
+pub fn host_names() -> Result<Vec<String>, String> {
+    Ok(inventory()?.into_iter().map(|host| host.name).collect())
+}
+
+/// The regions hosts are in, which `host list --region` takes.
+pub fn regions() -> Result<Vec<String>, String> {
+    let mut regions: Vec<String> = inventory()?.into_iter().map(|host| host.region).collect();
+    regions.sort();
+    regions.dedup();
+    Ok(regions)
+}
 
 /// Runs a command, printing as a CLI does; an error is a message and
 /// exit code 1.
 pub fn run(cli: Cli) -> Result<(), String> {
+    let hosts = inventory()?;
     match cli.command {
         Command::Host(HostCommand::List { region }) => {
             println!("{:<8}{:<10}{:<7}SERVICES", "NAME", "REGION", "CORES");
-            for host in HOSTS
+            for host in hosts
                 .iter()
                 .filter(|h| region.as_deref().is_none_or(|r| r == h.region))
             {
@@ -163,7 +184,7 @@ pub fn run(cli: Cli) -> Result<(), String> {
             }
         }
         Command::Host(HostCommand::Show { name, format }) => {
-            let host = HOSTS
+            let host = hosts
                 .iter()
                 .find(|h| h.name == name)
                 .ok_or_else(|| format!("no host named `{name}`"))?;
@@ -180,15 +201,15 @@ pub fn run(cli: Cli) -> Result<(), String> {
                     println!("region: {}", host.region);
                     println!("cores: {}", host.cores);
                     println!("services:");
-                    for service in host.services {
+                    for service in &host.services {
                         println!("  - {service}");
                     }
                 }
             }
         }
         Command::Service(ServiceCommand::List) => {
-            for host in &HOSTS {
-                for service in host.services {
+            for host in &hosts {
+                for service in &host.services {
                     println!("{service} on {}", host.name);
                 }
             }

@@ -134,6 +134,11 @@ pub(crate) struct McpAttrs {
     pub(crate) examples: Vec<syn::LitStr>,
     /// `json` (arguments): the value is JSON, offered as JSON.
     pub(crate) json: Option<proc_macro2::Span>,
+    /// `values = path` (arguments): the function giving the allowed values
+    /// at run time.
+    pub(crate) values: Option<syn::Path>,
+    /// `values_ttl = "5m"` (arguments), in milliseconds.
+    pub(crate) values_ttl: Option<Spanned<u64>>,
     /// `args(name = value, ...)`: arguments fixed for every call of the
     /// command, by property name.
     pub(crate) fixed: Vec<(Spanned<String>, syn::Lit)>,

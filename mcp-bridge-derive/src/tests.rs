@@ -279,6 +279,9 @@ struct Attrs {
     #[arg(long)]
     #[mcp(name = "renamed", description = "For MCP")]
     original: String,
+    #[arg(long)]
+    #[mcp(values = labels::fetch, values_ttl = "5m")]
+    label: Option<String>,
     #[arg(long, default_value_t = 3)]
     #[mcp(skip)]
     retries: u8,

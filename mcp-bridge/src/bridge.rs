@@ -676,7 +676,8 @@ fn select_tools<C>(registry: &mut Registry<C>, serve: &clap::ArgMatches) -> Resu
 }
 
 fn print_tools(server: &BridgeServer, output: Option<&PathBuf>) -> ExitCode {
-    let json = match serde_json::to_string_pretty(server.tools()) {
+    server.fetch_values_here();
+    let json = match serde_json::to_string_pretty(&server.tools()) {
         Ok(json) => json + "\n",
         Err(error) => return fail(&error),
     };
@@ -708,7 +709,7 @@ async fn serve_stdio(server: BridgeServer, grace: Duration, command: &str) -> Ex
         Ok(transport) => transport,
         Err(error) => return fail(&error),
     };
-    tracing::info!(tools = server.tools().len(), "serving over stdio");
+    tracing::info!(tools = server.tool_count(), "serving over stdio");
     let service = match server.clone().serve(transport).await {
         Ok(service) => service,
         // The client went away before initializing: a normal end.
@@ -1051,7 +1052,7 @@ async fn serve_http(
     };
     let bound = listener.local_addr().unwrap_or(options.addr);
     tracing::info!(
-        tools = server.tools().len(),
+        tools = server.tool_count(),
         url = crate::serve::endpoint_url(bound),
         stateless = options.stateless,
         auth = options.token.is_some(),

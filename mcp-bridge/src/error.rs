@@ -227,6 +227,19 @@ pub enum RegistryError {
         /// What is wrong.
         problem: String,
     },
+    /// `#[mcp(values = ...)]` on an argument whose values are not strings
+    /// (the function gives strings, which become the schema's `enum`).
+    #[error("`#[mcp(values = {function})]` on the argument `{name}` of the command `{command}`: {problem}")]
+    Values {
+        /// The command path.
+        command: String,
+        /// The property name.
+        name: String,
+        /// The function, as written.
+        function: String,
+        /// What is wrong.
+        problem: String,
+    },
     /// `#[mcp(example = "...")]` is not a call its tool accepts.
     #[error("`#[mcp(example = {example:?})]` on the command `{command}`: {problem}")]
     Example {
@@ -251,4 +264,15 @@ pub enum RegistryError {
         /// The shared property name.
         name: String,
     },
+}
+
+/// What a panic said (its `&str` or `String` payload).
+pub(crate) fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = panic.downcast_ref::<&str>() {
+        (*s).to_owned()
+    } else if let Some(s) = panic.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "(no message)".to_owned()
+    }
 }

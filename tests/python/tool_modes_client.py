@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Drive taskctl's grouped and search modes, its help resources and its
-example prompts with the real Python MCP SDK.
+example prompts, and fleet's values fetched at run time, with the real
+Python MCP SDK.
 
 Usage:
     python tool_modes_client.py --mode grouped|search|resources [--url URL] [-- <server command...>]
+    python tool_modes_client.py --mode values --inventory FILE [--url URL] [-- <fleet mcp serve --flat...>]
 
 Over stdio the server command is started by the SDK; with --url a server
 already listening is spoken to over Streamable HTTP. Each check prints one
@@ -89,6 +91,43 @@ async def resources(client: Any) -> None:
     ok('"title":"Write the release notes"' in said, "a prompt shows the example calls", said)
 
 
+def write_inventory(path: str, names: list[str]) -> None:
+    hosts = [{"name": name, "region": "north", "cores": 4, "services": []} for name in names]
+    with open(path, "w") as f:
+        json.dump(hosts, f)
+
+
+async def values(client: Any, inventory: str, changed: list[Any]) -> None:
+    import anyio
+
+    def host_names(tools: Any) -> Any:
+        show = next(t for t in tools if t.name == "fl_host_show")
+        return show.input_schema["properties"]["name"].get("enum")
+
+    tools = (await client.list_tools()).tools
+    ok(host_names(tools) == ["a-1", "b-1"], "a host name is one of the inventory's (enum)", str(host_names(tools)))
+    refused = await client.call_tool("fl_host_show", {"name": "c-1"})
+    ok(
+        refused.is_error and 'one of "a-1", "b-1"' in text(refused),
+        "another name is refused, naming the current ones",
+        text(refused),
+    )
+    write_inventory(inventory, ["a-1", "b-1", "c-1"])
+    await anyio.sleep(1.1)
+    shown = await client.call_tool("fl_host_show", {"name": "c-1"})
+    ok(
+        not shown.is_error and (shown.structured_content or {}).get("name") == "c-1",
+        "a host added to the inventory is taken at the next call naming it",
+        text(shown),
+    )
+    with anyio.fail_after(10):
+        while not changed:
+            await anyio.sleep(0.05)
+    ok(True, "the client is told the tools changed (notifications/tools/list_changed)")
+    tools = (await client.list_tools()).tools
+    ok(host_names(tools) == ["a-1", "b-1", "c-1"], "the list has the new values", str(host_names(tools)))
+
+
 async def main(args: argparse.Namespace, server_cmd: list[str]) -> None:
     import anyio
     from mcp import Client, StdioServerParameters
@@ -96,18 +135,29 @@ async def main(args: argparse.Namespace, server_cmd: list[str]) -> None:
     target: Any = args.url
     if target is None:
         target = StdioServerParameters(command=server_cmd[0], args=server_cmd[1:], env=dict(os.environ))
-    client = Client(target, mode="legacy", read_timeout_seconds=30.0, cache=None)
+    changed: list[Any] = []
+
+    async def on_message(message: Any) -> None:
+        inner = getattr(message, "root", message)
+        if type(inner).__name__ == "ToolListChangedNotification":
+            changed.append(inner)
+
+    client = Client(target, mode="legacy", read_timeout_seconds=30.0, cache=None, message_handler=on_message)
     with anyio.fail_after(60):
         async with client:
-            await {"grouped": grouped, "search": search, "resources": resources}[args.mode](client)
+            if args.mode == "values":
+                await values(client, args.inventory, changed)
+            else:
+                await {"grouped": grouped, "search": search, "resources": resources}[args.mode](client)
 
 
 if __name__ == "__main__":
     argv = sys.argv[1:]
     own, server_cmd = (argv[: argv.index("--")], argv[argv.index("--") + 1 :]) if "--" in argv else (argv, [])
     parser = argparse.ArgumentParser()
-    parser.add_argument("--mode", choices=["grouped", "search", "resources"], required=True)
+    parser.add_argument("--mode", choices=["grouped", "search", "resources", "values"], required=True)
     parser.add_argument("--url")
+    parser.add_argument("--inventory")
     args = parser.parse_args(own)
     import anyio
 

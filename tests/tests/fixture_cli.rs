@@ -387,6 +387,174 @@ fn in_the_terminal_a_returned_value_is_printed() {
     }
 }
 
+/// Sends a request and waits for its response, keeping the notifications
+/// that come first.
+fn exchange_noting(
+    server: &mut RawServer,
+    id: i64,
+    method: &str,
+    params: Value,
+    notes: &mut Vec<String>,
+) -> Value {
+    server.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+    loop {
+        let message = server.recv();
+        if message["id"] == json!(id) {
+            return message;
+        }
+        let method = message["method"].as_str().unwrap_or_default();
+        notes.push(method.to_owned());
+    }
+}
+
+/// The `enum` of the `label` tool's property `name`, and of `also`'s items.
+fn label_enums(server: &mut RawServer, id: i64, notes: &mut Vec<String>) -> (Value, Value) {
+    let listed = exchange_noting(server, id, "tools/list", json!({}), notes);
+    let tool = listed["result"]["tools"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .find(|tool| tool["name"] == "fixture_label")
+        .expect("the label tool")
+        .clone();
+    let properties = &tool["inputSchema"]["properties"];
+    (
+        properties["name"]["enum"].clone(),
+        properties["also"]["items"]["enum"].clone(),
+    )
+}
+
+#[test]
+fn fetched_values_are_the_enum_calls_are_checked_and_clients_told_when_they_change() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("labels");
+    std::fs::write(&file, "bug\ndocs\n").unwrap();
+    let mut command = Command::new(FIXTURE);
+    command
+        .args(["ai", "serve"])
+        .env("FIXTURE_BRIDGE_NAME", "ai")
+        .env("FIXTURE_HANDLER", "plain")
+        .env("FIXTURE_LABELS", &file);
+    let mut server = RawServer::spawn(command);
+    let init = server.initialize();
+    assert_eq!(init["capabilities"]["tools"]["listChanged"], true, "{init}");
+    let mut notes = Vec::new();
+    let call = |server: &mut RawServer, id, arguments: Value, notes: &mut Vec<String>| {
+        let params = json!({"name": "fixture_label", "arguments": arguments});
+        exchange_noting(server, id, "tools/call", params, notes)["result"].clone()
+    };
+
+    // The first list has the fetched values.
+    let (names, also) = label_enums(&mut server, 2, &mut notes);
+    assert_eq!(names, json!(["bug", "docs"]));
+    assert_eq!(also, json!(["bug", "docs"]));
+    let result = call(&mut server, 3, json!({"name": "bug"}), &mut notes);
+    assert_eq!(text(&result), "label bug []\n", "{result}");
+
+    // A value not among them is refused, naming the values and where
+    // they come from.
+    let result = call(&mut server, 4, json!({"name": "zzz"}), &mut notes);
+    assert_eq!(result["isError"], true, "{result}");
+    let said = text(&result);
+    assert!(
+        said.contains("fixture_label")
+            && said.contains("`name`")
+            && said.contains("\"zzz\"")
+            && said.contains("one of \"bug\", \"docs\"")
+            && said.contains("fetched at run time by `labels`"),
+        "{said}"
+    );
+    // Items of a list, and pieces of a delimited item, are checked too.
+    let result = call(
+        &mut server,
+        5,
+        json!({"name": "bug", "also": ["docs,nope"]}),
+        &mut notes,
+    );
+    assert!(text(&result).contains("\"nope\""), "{result}");
+
+    // The first list waited for the values: no one is told they came.
+    let await_list_changed = |server: &mut RawServer, notes: &mut Vec<String>| {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while !notes
+            .iter()
+            .any(|n| n == "notifications/tools/list_changed")
+        {
+            assert!(Instant::now() < deadline, "no list_changed; saw {notes:?}");
+            let message = server.recv();
+            notes.push(message["method"].as_str().unwrap_or_default().to_owned());
+        }
+        notes.clear();
+    };
+    assert!(notes.is_empty(), "{notes:?}");
+
+    // New values: within the TTL (300 ms, fetched at most every second),
+    // the client is told and the list has them.
+    std::fs::write(&file, "bug\ndocs\nzzz\n").unwrap();
+    await_list_changed(&mut server, &mut notes);
+    let (names, also) = label_enums(&mut server, 6, &mut notes);
+    assert_eq!(names, json!(["bug", "docs", "zzz"]));
+    // `also`'s values hold an hour: not fetched again yet.
+    assert_eq!(also, json!(["bug", "docs"]));
+    let result = call(&mut server, 7, json!({"name": "zzz"}), &mut notes);
+    assert_eq!(result["isError"], false, "{result}");
+
+    // A call giving a value not fetched yet fetches again first (the
+    // values are older than a second).
+    std::fs::write(&file, "bug\ndocs\nzzz\nfresh\n").unwrap();
+    std::thread::sleep(Duration::from_millis(1100));
+    let result = call(
+        &mut server,
+        8,
+        json!({"name": "bug", "also": ["fresh"]}),
+        &mut notes,
+    );
+    assert_eq!(text(&result), "label bug [\"fresh\"]\n", "{result}");
+    let (_, also) = label_enums(&mut server, 9, &mut notes);
+    assert_eq!(also, json!(["bug", "docs", "zzz", "fresh"]));
+
+    // A function that fails (or panics) keeps the values fetched before.
+    // (Fetched at most every second: each state is left 1.5 s.)
+    std::fs::write(&file, "panic").unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    std::fs::remove_file(&file).unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    let (names, _) = label_enums(&mut server, 10, &mut notes);
+    assert_eq!(names, json!(["bug", "docs", "zzz", "fresh"]));
+    let result = call(&mut server, 11, json!({"name": "fresh"}), &mut notes);
+    assert_eq!(result["isError"], false, "{result}");
+    let log = server.finish();
+    assert!(log.contains("cannot fetch argument values: it panicked: the labels file says panic; the values fetched before are kept"), "{log}");
+    assert!(
+        log.contains("cannot fetch argument values: no labels file"),
+        "{log}"
+    );
+}
+
+#[test]
+fn without_values_fetched_the_schema_stays_as_declared() {
+    // No labels file: every fetch fails; the property is a plain string
+    // and any value goes (clap's own check is all there is).
+    let mut command = Command::new(FIXTURE);
+    command
+        .args(["ai", "serve"])
+        .env("FIXTURE_BRIDGE_NAME", "ai")
+        .env("FIXTURE_HANDLER", "plain")
+        .env("FIXTURE_LABELS", "/nonexistent/labels");
+    let mut server = RawServer::spawn(command);
+    server.initialize();
+    let mut notes = Vec::new();
+    let (names, _) = label_enums(&mut server, 2, &mut notes);
+    assert_eq!(names, Value::Null);
+    let result = server.call(3, "fixture_label", json!({"name": "anything"}));
+    assert_eq!(text(&result), "label anything []\n", "{result}");
+    let log = server.finish();
+    assert!(
+        log.contains("the schema stays as the CLI declares it"),
+        "{log}"
+    );
+}
+
 #[test]
 fn a_second_request_with_an_id_in_flight_is_refused_and_the_first_answered() {
     let mut server = session("io", &[]);
@@ -722,7 +890,7 @@ fn tools_command_writes_the_definitions_to_a_file() {
         .unwrap();
     assert!(status.success());
     let tools: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
-    assert_eq!(tools.as_array().unwrap().len(), 18);
+    assert_eq!(tools.as_array().unwrap().len(), 19);
     assert_eq!(tools[0]["inputSchema"]["required"], json!(["text"]));
 }
 

@@ -115,3 +115,100 @@ fn flat_on_request() {
     assert_eq!(deploy["properties"]["cpu"]["type"], "integer");
     assert_eq!(deploy["additionalProperties"], false);
 }
+
+/// Sends a request and waits for its answer, skipping notifications.
+fn answer(server: &mut RawServer, id: i64, method: &str, params: Value) -> Value {
+    server.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+    loop {
+        let message = server.recv();
+        if message["id"] == json!(id) {
+            return message["result"].clone();
+        }
+    }
+}
+
+fn write_inventory(path: &std::path::Path, hosts: &[(&str, &str)]) {
+    let hosts: Vec<Value> = hosts
+        .iter()
+        .map(|(name, region)| json!({"name": name, "region": region, "cores": 4, "services": []}))
+        .collect();
+    std::fs::write(path, Value::Array(hosts).to_string()).unwrap();
+}
+
+#[test]
+fn host_names_and_regions_are_fetched_from_the_inventory() {
+    let dir = tempfile::tempdir().unwrap();
+    let inventory = dir.path().join("inventory.json");
+    write_inventory(&inventory, &[("a-1", "north"), ("b-1", "south")]);
+
+    // `mcp tools` lists the values it fetches.
+    let output = Command::new(common::fleet())
+        .args(["mcp", "tools", "--flat"])
+        .env("FLEET_INVENTORY", &inventory)
+        .output()
+        .unwrap();
+    let tools: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let property = |tools: &Value, tool: &str, name: &str| {
+        tools
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["name"] == tool)
+            .unwrap()["inputSchema"]["properties"][name]
+            .clone()
+    };
+    assert_eq!(
+        property(&tools, "fl_host_show", "name")["enum"],
+        json!(["a-1", "b-1"])
+    );
+    assert_eq!(
+        property(&tools, "fl_host_list", "region")["enum"],
+        json!(["north", "south"])
+    );
+
+    let mut cmd = Command::new(common::fleet());
+    cmd.args(["mcp", "serve"])
+        .env("MCP_BRIDGE_LOG", "warn")
+        .env("FLEET_INVENTORY", &inventory);
+    let mut server = RawServer::spawn(cmd);
+    server.initialize();
+    // Grouped: the command's definition (`help`) carries the values.
+    let help = answer(
+        &mut server,
+        1,
+        "tools/call",
+        json!({"name": "fl_host", "arguments": {"command": "show", "help": true}}),
+    );
+    let (_, schema) = text(&help).split_once("input schema: ").expect("a schema");
+    let schema: Value = serde_json::from_str(schema).expect("a schema");
+    assert_eq!(
+        schema["properties"]["name"]["enum"],
+        json!(["a-1", "b-1"]),
+        "{schema}"
+    );
+    let show = |server: &mut RawServer, id, name: &str| {
+        answer(
+            server,
+            id,
+            "tools/call",
+            json!({"name": "fl_host", "arguments": {"command": "show", "arguments": {"name": name}}}),
+        )
+    };
+    let refused = show(&mut server, 2, "c-1");
+    assert_eq!(refused["isError"], true);
+    assert!(
+        text(&refused).contains("\"c-1\"") && text(&refused).contains("one of \"a-1\", \"b-1\""),
+        "{refused}"
+    );
+    // A host added to the inventory is there at the next call that names
+    // it (its values older than a second are fetched again).
+    write_inventory(
+        &inventory,
+        &[("a-1", "north"), ("b-1", "south"), ("c-1", "north")],
+    );
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    let shown = show(&mut server, 3, "c-1");
+    assert_eq!(shown["isError"], false, "{shown}");
+    assert_eq!(shown["structuredContent"]["name"], "c-1");
+    server.finish();
+}

@@ -178,3 +178,62 @@ fn python_sdk_client_resources_and_prompts_over_stdio() {
 fn python_sdk_client_resources_and_prompts_over_http() {
     run_modes_client("resources", Some(&[]));
 }
+
+/// fleet's host names fetched at run time (`#[mcp(values)]`): the enum,
+/// a refusal, a host added, `notifications/tools/list_changed`
+/// (`tests/python/tool_modes_client.py --mode values`), over stdio or
+/// over HTTP with sessions.
+fn run_values_client(http: bool) {
+    let Some(python) = python() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let inventory = dir.path().join("inventory.json");
+    std::fs::write(
+        &inventory,
+        r#"[{"name": "a-1", "region": "north", "cores": 4, "services": []},
+            {"name": "b-1", "region": "north", "cores": 4, "services": []}]"#,
+    )
+    .unwrap();
+    let mut command = Command::new(python);
+    command
+        .arg(common::workspace_root().join("tests/python/tool_modes_client.py"))
+        .args(["--mode", "values", "--inventory"])
+        .arg(&inventory);
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let _server = match http {
+        true => {
+            let mut cmd = tokio::process::Command::new(common::fleet());
+            cmd.args(["mcp", "serve", "--flat", "--http", "127.0.0.1:0"])
+                .env("FLEET_INVENTORY", &inventory)
+                .env("MCP_BRIDGE_LOG", "warn,mcp_bridge=info");
+            let (server, url) = runtime.block_on(common::http::spawn(cmd));
+            command.args(["--url", &url]);
+            Some(server)
+        }
+        false => {
+            command
+                .arg("--")
+                .arg(common::fleet())
+                .args(["mcp", "serve", "--flat"])
+                .env("FLEET_INVENTORY", &inventory);
+            None
+        }
+    };
+    let output = command.output().expect("python runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success() && stdout.trim_end().ends_with("passed, 0 failed"),
+        "Python SDK client (values) failed ({:?}):\n{stdout}\n--- stderr ---\n{}",
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+#[test]
+fn python_sdk_client_fetched_values_over_stdio() {
+    run_values_client(false);
+}
+
+#[test]
+fn python_sdk_client_fetched_values_over_http_with_sessions() {
+    run_values_client(true);
+}

@@ -390,6 +390,18 @@ fn param_spec(p: &Private, arg: &Arg) -> TokenStream {
         .map(|name| name.value.clone())
         .or_else(|| arg.auto_name.clone())
         .map(|name| quote!(#name)));
+    let values = opt(arg.mcp.values.as_ref().map(|path| {
+        let name = quote!(#path).to_string().replace(' ', "");
+        let ttl = opt(arg.mcp.values_ttl.as_ref().map(|ttl| {
+            let millis = ttl.value;
+            quote!(::core::time::Duration::from_millis(#millis))
+        }));
+        // Spanned at the path: a function of another shape is reported
+        // there.
+        let fetch =
+            quote::quote_spanned!(syn::spanned::Spanned::span(path)=> || #p::values_of(#path()));
+        quote!(#p::ValuesSource { name: #name, fetch: #fetch, ttl: #ttl })
+    }));
     let arity_after = (arg.multiple() && computed_arity).then(|| {
         let arity = arity_tokens(p, arg);
         quote!(.arity(#arity))
@@ -416,6 +428,7 @@ fn param_spec(p: &Private, arg: &Arg) -> TokenStream {
                 env: #env,
                 nullable: #nullable,
                 arity: #arity,
+                values: #values,
             },
             #value_type,
             #description,

@@ -123,6 +123,8 @@ pub(crate) mod mcp_keys {
     pub(crate) const JSON: &str = "json";
     pub(crate) const EXAMPLE: &str = "example";
     pub(crate) const ARGS: &str = "args";
+    pub(crate) const VALUES: &str = "values";
+    pub(crate) const VALUES_TTL: &str = "values_ttl";
     /// What `output = "..."` takes.
     pub(crate) const OUTPUT_FORMATS: [&str; 4] = ["json", "yaml", "table", "lines"];
     /// The behaviour hints, in the order of `McpAttrs::hints`.
@@ -148,6 +150,8 @@ pub(crate) mod mcp_keys {
         ARGS,
         JSON,
         EXAMPLE,
+        VALUES,
+        VALUES_TTL,
     ];
 }
 
@@ -385,6 +389,11 @@ impl McpPlace {
         if key == mcp_keys::JSON && matches!(self, McpPlace::Container | McpPlace::Variant) {
             return "a command: `json` says an argument's value is JSON; put it on the argument's field";
         }
+        if matches!(key, mcp_keys::VALUES | mcp_keys::VALUES_TTL)
+            && matches!(self, McpPlace::Container | McpPlace::Variant)
+        {
+            return "a command: `values` gives an argument's allowed values; put it on the argument's field";
+        }
         if key == mcp_keys::EXAMPLE && self == McpPlace::ArgField {
             return "an argument: an example is a whole call of a command's tool; put it on the variant or struct of the command";
         }
@@ -418,14 +427,30 @@ impl McpPlace {
 
     fn accepts(self, key: &str) -> bool {
         match self {
-            McpPlace::Container => mcp_keys::ALL.contains(&key) && key != mcp_keys::JSON,
+            McpPlace::Container => {
+                mcp_keys::ALL.contains(&key)
+                    && !matches!(
+                        key,
+                        mcp_keys::JSON | mcp_keys::VALUES | mcp_keys::VALUES_TTL
+                    )
+            }
             McpPlace::Variant => !matches!(
                 key,
-                mcp_keys::CRATE | mcp_keys::PREFIX | mcp_keys::MAX_NAME_LEN | mcp_keys::JSON
+                mcp_keys::CRATE
+                    | mcp_keys::PREFIX
+                    | mcp_keys::MAX_NAME_LEN
+                    | mcp_keys::JSON
+                    | mcp_keys::VALUES
+                    | mcp_keys::VALUES_TTL
             ),
             McpPlace::ArgField => matches!(
                 key,
-                mcp_keys::NAME | mcp_keys::DESCRIPTION | mcp_keys::SKIP | mcp_keys::JSON
+                mcp_keys::NAME
+                    | mcp_keys::DESCRIPTION
+                    | mcp_keys::SKIP
+                    | mcp_keys::JSON
+                    | mcp_keys::VALUES
+                    | mcp_keys::VALUES_TTL
             ),
             McpPlace::NestingField
             | McpPlace::SkippedField
@@ -448,7 +473,7 @@ impl McpPlace {
                  `task`, `read_only`, `destructive`, `idempotent`, `open_world`, `output`, \
                  `args(...)` or `example`"
             }
-            _ => "`name`, `description`, `json` or `skip`",
+            _ => "`name`, `description`, `json`, `values`, `values_ttl` or `skip`",
         }
     }
 }
@@ -905,6 +930,49 @@ pub(crate) fn mcp_attrs(cx: &Ctxt, attrs: &[Attribute], place: McpPlace) -> McpA
                         }
                     }
                 }
+                (mcp_keys::VALUES, McpItem::Other(key, Expr::Path(path))) => {
+                    if out.values.is_some() {
+                        cx.error_at(&key, "`values` is given twice in `#[mcp(...)]`; keep one");
+                    }
+                    out.values = Some(path.path);
+                }
+                (
+                    mcp_keys::VALUES,
+                    McpItem::Flag(key) | McpItem::Str(key, _) | McpItem::Other(key, _),
+                ) => {
+                    cx.error_at(
+                        &key,
+                        "`values` takes the path of a function giving the allowed values, \
+                         `values = labels::fetch` (a `fn() -> Result<Vec<String>, E>`)",
+                    );
+                }
+                (mcp_keys::VALUES_TTL, McpItem::Str(key, lit)) => {
+                    if out.values_ttl.is_some() {
+                        cx.error_at(
+                            &key,
+                            "`values_ttl` is given twice in `#[mcp(...)]`; keep one",
+                        );
+                    }
+                    match parse_duration_millis(&lit.value()) {
+                        Some(millis) if millis > 0 => {
+                            out.values_ttl = Some(Spanned {
+                                value: millis,
+                                span: key.span(),
+                            });
+                        }
+                        _ => cx.error_at(
+                            &lit,
+                            format!(
+                                "`values_ttl = {:?}` is not a duration: write a number with a unit, \
+                                 `ms`, `s`, `m` or `h` (`\"5m\"`, `\"30s\"`), above zero",
+                                lit.value()
+                            ),
+                        ),
+                    }
+                }
+                (mcp_keys::VALUES_TTL, McpItem::Flag(key) | McpItem::Other(key, _)) => {
+                    cx.error_at(&key, "`values_ttl` takes a duration: `values_ttl = \"5m\"`");
+                }
                 (mcp_keys::CRATE, McpItem::Str(key, lit)) => {
                     if crate_given {
                         cx.error_at(&key, "`crate` is given twice in `#[mcp(...)]`; keep one");
@@ -943,6 +1011,12 @@ pub(crate) fn mcp_attrs(cx: &Ctxt, attrs: &[Attribute], place: McpPlace) -> McpA
                 }
             }
         }
+    }
+    if let (None, Some(ttl)) = (&out.values, &out.values_ttl) {
+        cx.push(syn::Error::new(
+            ttl.span,
+            "`values_ttl` says how long the values of `values = ...` hold; give `values` too",
+        ));
     }
     out
 }

@@ -779,11 +779,7 @@ fn guarded<T>(
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(convert)) {
         Ok(converted) => converted,
         Err(payload) => {
-            let message = payload
-                .downcast_ref::<&str>()
-                .map(|s| (*s).to_owned())
-                .or_else(|| payload.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "no message".to_owned());
+            let message = crate::error::panic_message(&*payload);
             tracing::error!("the CLI's parser panicked on a value: {message}");
             Err(ValueProblem::expected(expected())
                 .because(format!("the CLI's parser panicked: {message}")))

@@ -196,6 +196,25 @@ fn collect_tools(
             unoffered: hidden.clone(),
             pinned: Vec::new(),
         };
+        for param in tool.params.iter().filter(|p| p.values.is_some()) {
+            if !matches!(param.value_type, crate::spec::ValueType::String(_)) {
+                out.problems.push(RegistryError::Values {
+                    command: path.join(" "),
+                    name: param.name.clone(),
+                    function: param.values.map(|v| v.name).unwrap_or_default().to_owned(),
+                    problem: match &param.value_type {
+                        crate::spec::ValueType::Enum { .. } => "its values are a fixed set \
+                            already (clap's possible values): use one or the other"
+                            .to_owned(),
+                        other => format!(
+                            "its values are {} values, and a values function gives strings: \
+                             use it on a string argument",
+                            other.json_type()
+                        ),
+                    },
+                });
+            }
+        }
         for (name, value) in &node.mcp.fixed {
             match tool.params.iter().position(|p| &p.name == name) {
                 Some(at) if !fits(&tool.params[at].property_schema(), value) => {

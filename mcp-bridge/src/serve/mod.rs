@@ -13,8 +13,9 @@ mod pool;
 mod requests;
 mod run;
 pub(crate) mod transport;
+mod values;
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, RwLock, Weak};
 use std::time::Duration;
 
 use std::collections::HashMap;
@@ -131,10 +132,17 @@ impl<C: McpCommand + Send + 'static> Dispatch for Typed<C> {
 struct Shared {
     typed: Box<dyn Dispatch>,
     /// What `tools/list` answers: every tool (flat), or the surface's.
-    listed: ListToolsResult,
+    listed: RwLock<ListToolsResult>,
     /// In the grouped and search modes: how the listed tools route calls,
     /// and every tool as it is (for `help` and searches).
-    surface: Option<(Surface, Vec<Tool>)>,
+    surface: Option<(Surface, RwLock<Vec<Tool>>)>,
+    /// `#[mcp(values = ...)]`: the values fetched at run time, and the
+    /// clients told when they change.
+    values: Option<Arc<values::Values>>,
+    /// The clients of the sessions started, told when the tools change.
+    peers: Mutex<Vec<rmcp::Peer<RoleServer>>>,
+    /// Set once the task fetching values runs.
+    fetching: std::sync::atomic::AtomicBool,
     /// How each tool runs, in table order.
     policies: Vec<CommandPolicy>,
     info: ServerConfig,
@@ -237,12 +245,16 @@ impl BridgeServer {
             .collect();
         let tasks = registry.tools().any(|spec| spec.task);
         let prompts = registry.tools().any(|spec| !spec.examples.is_empty());
-        let info = server_info(registry.root(), tasks, prompts);
+        let values = values::Values::new(registry.tools()).map(Arc::new);
+        let info = server_info(registry.root(), tasks, prompts, values.is_some());
         Self {
             shared: Arc::new(Shared {
                 typed: Box::new(Typed { registry, handler }),
-                listed: ListToolsResult::with_all_items(tools),
+                listed: RwLock::new(ListToolsResult::with_all_items(tools)),
                 surface: None,
+                values,
+                peers: Mutex::default(),
+                fetching: std::sync::atomic::AtomicBool::new(false),
                 policies,
                 info,
                 exec: Executor::new(),
@@ -279,12 +291,12 @@ impl BridgeServer {
             ));
         };
         let flat = match &mut shared.surface {
-            Some((_, flat)) => std::mem::take(flat),
-            None => std::mem::take(&mut shared.listed.tools),
+            Some((_, flat)) => std::mem::take(&mut *write(flat)),
+            None => std::mem::take(&mut write(&shared.listed).tools),
         };
         match surface {
             None => {
-                shared.listed = ListToolsResult::with_all_items(flat);
+                shared.listed = RwLock::new(ListToolsResult::with_all_items(flat));
                 shared.surface = None;
             }
             Some(surface) => {
@@ -297,11 +309,46 @@ impl BridgeServer {
                         Shown::Search(listed) | Shown::Call(listed) => made_tool(listed),
                     })
                     .collect();
-                shared.listed = ListToolsResult::with_all_items(tools);
-                shared.surface = Some((surface, flat));
+                shared.listed = RwLock::new(ListToolsResult::with_all_items(tools));
+                shared.surface = Some((surface, RwLock::new(flat)));
             }
         }
         Ok(self)
+    }
+
+    /// Starts fetching the values of `#[mcp(values = ...)]` arguments, once
+    /// (on the runtime serving this server).
+    fn fetch_values(&self) {
+        if self.shared.values.is_none()
+            || self
+                .shared
+                .fetching
+                .swap(true, std::sync::atomic::Ordering::SeqCst)
+        {
+            return;
+        }
+        tokio::spawn(fetch_values_while_served(Arc::downgrade(&self.shared)));
+    }
+
+    /// A value of `arguments` that is not among its property's fetched
+    /// values (fetched again first, unless they are fresh), refused.
+    async fn refused_value(
+        &self,
+        index: usize,
+        tool: &str,
+        arguments: &Map<String, Value>,
+    ) -> Option<ArgError> {
+        let values = self.shared.values.as_ref()?;
+        let (function, refusal) = values.refusal(index, tool, arguments)?;
+        if !values.may_refetch(function) {
+            return Some(refusal);
+        }
+        if values.fetch(function).await {
+            self.shared.values_changed(values, &[function]).await;
+        }
+        values
+            .refusal(index, tool, arguments)
+            .map(|(_, refusal)| refusal)
     }
 
     /// Runs a call whose tool is found and whose value is built (or
@@ -329,6 +376,10 @@ impl BridgeServer {
             }
             Err(error) => return Err(ErrorData::internal_error(error.to_string(), None)),
         };
+        if let Some(refusal) = self.refused_value(index, &tool, &arguments).await {
+            tracing::debug!(%refusal, "a value not among the fetched ones");
+            return Ok(invalid_arguments(&refusal).into_result().into());
+        }
         let policy = shared.policies[index];
         // Checked here, built again by the child from the same arguments.
         let job = match policy.isolate || shared.isolate_all {
@@ -509,9 +560,25 @@ impl BridgeServer {
         }
     }
 
-    /// The tool definitions exactly as `tools/list` returns them.
-    pub fn tools(&self) -> &[Tool] {
-        &self.shared.listed.tools
+    /// The tool definitions exactly as `tools/list` returns them (with
+    /// the values fetched so far, `#[mcp(values = ...)]`).
+    pub fn tools(&self) -> Vec<Tool> {
+        read(&self.shared.listed).tools.clone()
+    }
+
+    /// How many tools `tools/list` returns.
+    pub(crate) fn tool_count(&self) -> usize {
+        read(&self.shared.listed).tools.len()
+    }
+
+    /// Fetches the values of `#[mcp(values = ...)]` arguments that are
+    /// due, on this thread, into the tools (for a listing without a
+    /// server running, `mcp tools`).
+    pub(crate) fn fetch_values_here(&self) {
+        if let Some(values) = &self.shared.values {
+            let changed = values.fetch_due_here(None);
+            self.shared.put_values(values, &changed);
+        }
     }
 
     /// Runs one tool call to completion, as `tools/call` would, without
@@ -521,7 +588,8 @@ impl BridgeServer {
     ///
     /// Errors only for an unknown tool; bad arguments become an outcome
     /// with exit code 2 and the message on stderr, as clap would report
-    /// them. An `async` handler runs on a runtime of its own, so this must
+    /// them (a value not among an argument's fetched values too: they
+    /// are fetched here when due). An `async` handler runs on a runtime of its own, so this must
     /// not be called from within one.
     pub fn call(
         &self,
@@ -533,6 +601,15 @@ impl BridgeServer {
             Err(CallError::InvalidArguments(error)) => return Ok(invalid_arguments(&error)),
             Err(other) => return Err(other),
         };
+        if let Some(values) = &self.shared.values {
+            let changed = values.fetch_due_here(Some(index));
+            if !changed.is_empty() {
+                self.shared.put_values(values, &changed);
+            }
+            if let Some((_, refusal)) = values.refusal(index, tool, &arguments) {
+                return Ok(invalid_arguments(&refusal));
+            }
+        }
         let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
         let Ended {
             code: exit_code,
@@ -569,7 +646,7 @@ impl BridgeServer {
 // MCP logging is deprecated (SEP-2577) but still what clients of protocol
 // versions up to 2025-11-25 use; see `logs.rs`.
 #[allow(deprecated)]
-fn server_info(root: &CommandSpec, tasks: bool, prompts: bool) -> ServerConfig {
+fn server_info(root: &CommandSpec, tasks: bool, prompts: bool, changing: bool) -> ServerConfig {
     let version = root.version.clone().unwrap_or_else(|| "0.0.0".to_owned());
     let mut implementation = Implementation::new(root.name.clone(), version);
     if let Some(about) = &root.about {
@@ -590,6 +667,12 @@ fn server_info(root: &CommandSpec, tasks: bool, prompts: bool) -> ServerConfig {
     };
     if prompts {
         capabilities.prompts = Some(rmcp::model::PromptsCapability::default());
+    }
+    if changing {
+        // Fetched values change the tools: clients are told.
+        if let Some(tools) = &mut capabilities.tools {
+            tools.list_changed = Some(true);
+        }
     }
     ServerConfig::new(capabilities).with_server_info(implementation)
 }
@@ -670,6 +753,106 @@ fn with_output(outcome: CallOutcome, output: Option<OutputFormat>, tool: &str) -
         result.structured_content = parsed;
     }
     result
+}
+
+/// How long the first `tools/list` waits for fetched values.
+const FIRST_VALUES_WAIT: Duration = Duration::from_secs(3);
+
+fn read<T>(lock: &RwLock<T>) -> std::sync::RwLockReadGuard<'_, T> {
+    lock.read()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+fn write<T>(lock: &RwLock<T>) -> std::sync::RwLockWriteGuard<'_, T> {
+    lock.write()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Fetches values when they are due, for as long as the server lives:
+/// puts them in the tools and tells the clients when they change.
+async fn fetch_values_while_served(shared: Weak<Shared>) {
+    loop {
+        let Some(server) = shared.upgrade() else {
+            return;
+        };
+        let Some(values) = server.values.clone() else {
+            return;
+        };
+        let mut changed = Vec::new();
+        for at in values.due(std::time::Instant::now()) {
+            if values.fetch(at).await {
+                changed.push(at);
+            }
+        }
+        // In the tools before the first list is answered (which waits for
+        // them a while, so its client need not be told).
+        server.put_values(&values, &changed);
+        if values.set_ready(!changed.is_empty()) {
+            server.notify_tools_changed().await;
+        }
+        let wait = values.until_due(std::time::Instant::now());
+        drop(server);
+        tokio::time::sleep(wait).await;
+    }
+}
+
+impl Shared {
+    /// Puts the values of the `changed` functions in the tools using them,
+    /// and tells every client the tools changed.
+    async fn values_changed(&self, values: &values::Values, changed: &[usize]) {
+        self.put_values(values, changed);
+        self.notify_tools_changed().await;
+    }
+
+    /// Tells every client the tools changed.
+    async fn notify_tools_changed(&self) {
+        let peers: Vec<rmcp::Peer<RoleServer>> = {
+            let mut peers = self
+                .peers
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            peers.retain(|peer| !peer.is_transport_closed());
+            peers.clone()
+        };
+        tracing::info!(
+            clients = peers.len(),
+            "the tools changed: telling the clients"
+        );
+        for peer in peers {
+            if let Err(error) = peer.notify_tool_list_changed().await {
+                tracing::debug!(%error, "a client was not told the tools changed");
+            }
+        }
+    }
+
+    /// Puts the values of the `changed` functions in the tools using them.
+    fn put_values(&self, values: &values::Values, changed: &[usize]) {
+        let tools: Vec<(usize, Tool)> = values
+            .tools_using(changed)
+            .into_iter()
+            .filter_map(|at| Some((at, rmcp_tool(&values.patched(at, self.typed.spec(at)?)))))
+            .collect();
+        match &self.surface {
+            None => {
+                let mut listed = write(&self.listed);
+                for (at, tool) in tools {
+                    listed.tools[at] = tool;
+                }
+            }
+            Some((surface, flat)) => {
+                let mut flat = write(flat);
+                for (at, tool) in tools {
+                    flat[at] = tool;
+                }
+                let mut listed = write(&self.listed);
+                for (position, shown) in surface.shown.iter().enumerate() {
+                    if let Shown::Tool(at) = shown {
+                        listed.tools[position] = flat[*at].clone();
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// A tool the grouped or search mode makes.
@@ -765,6 +948,21 @@ fn call_notifications(
 }
 
 impl ServerHandler for BridgeServer {
+    async fn on_initialized(&self, context: rmcp::service::NotificationContext<RoleServer>) {
+        if self.shared.values.is_some() {
+            // Told when fetched values change the tools.
+            let mut peers = self
+                .shared
+                .peers
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            peers.retain(|peer| !peer.is_transport_closed());
+            peers.push(context.peer);
+            drop(peers);
+            self.fetch_values();
+        }
+    }
+
     fn get_info(&self) -> ServerConfig {
         self.shared.info.clone()
     }
@@ -884,21 +1082,25 @@ impl ServerHandler for BridgeServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        Ok(self.shared.listed.clone())
+        if let Some(values) = &self.shared.values {
+            // The first list has the values, unless they take too long.
+            self.fetch_values();
+            values.first_round(FIRST_VALUES_WAIT).await;
+        }
+        Ok(read(&self.shared.listed).clone())
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
+        let listed = read(&self.shared.listed);
         if let Some((surface, flat)) = &self.shared.surface {
-            let listed = surface
-                .position(name)
-                .and_then(|at| self.shared.listed.tools.get(at));
-            return listed
-                .or_else(|| flat.get(self.shared.typed.position(name)?))
-                .cloned();
+            let shown = surface.position(name).and_then(|at| listed.tools.get(at));
+            return shown
+                .cloned()
+                .or_else(|| read(flat).get(self.shared.typed.position(name)?).cloned());
         }
         // The cached list is in registry order.
         let index = self.shared.typed.position(name)?;
-        self.shared.listed.tools.get(index).cloned()
+        listed.tools.get(index).cloned()
     }
 
     /// rmcp hands over a standard request whose params do not fit its
@@ -928,6 +1130,12 @@ impl ServerHandler for BridgeServer {
             ))])
             .into());
         }
+        if let Some(values) = &shared.values {
+            // What calls are checked against (and `help` shows) waits for
+            // the first values, as the first list does.
+            self.fetch_values();
+            values.first_round(FIRST_VALUES_WAIT).await;
+        }
         let arguments = request.arguments.unwrap_or_default();
         let prepared = match &shared.surface {
             None => shared.typed.prepare(&request.name, &arguments),
@@ -939,9 +1147,10 @@ impl ServerHandler for BridgeServer {
                     }),
                     Some(Resolved::Tool { index, arguments }) => {
                         let job = shared.typed.prepare_at(index, &arguments);
+                        let name = read(flat)[index].name.to_string();
                         return self
                             .run_prepared(
-                                flat[index].name.to_string(),
+                                name,
                                 job.map(|job| (index, job)),
                                 arguments.into_owned(),
                                 context,
@@ -949,7 +1158,7 @@ impl ServerHandler for BridgeServer {
                             .await;
                     }
                     Some(answered) => {
-                        return Ok(surface_answer(answered, surface, flat).into());
+                        return Ok(surface_answer(answered, surface, &read(flat)).into());
                     }
                 }
             }

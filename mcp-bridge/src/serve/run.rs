@@ -1,8 +1,6 @@
 //! A call's result: the output the command produced and its exit code,
 //! and what a panic said.
 
-use std::any::Any;
-
 use rmcp::model::{CallToolResult, ContentBlock};
 use serde_json::{Map, Value};
 
@@ -146,12 +144,4 @@ impl CallOutcome {
     }
 }
 
-pub(crate) fn panic_message(panic: &(dyn Any + Send)) -> String {
-    if let Some(s) = panic.downcast_ref::<&str>() {
-        (*s).to_owned()
-    } else if let Some(s) = panic.downcast_ref::<String>() {
-        s.clone()
-    } else {
-        "(no message)".to_owned()
-    }
-}
+pub(crate) use crate::error::panic_message;

@@ -30,6 +30,8 @@ pub use schema::RESULT_PROPERTY;
 pub(crate) use schema::{is_object_schema, type_schema};
 pub(crate) use value::describe_range;
 #[doc(hidden)]
+pub use value::values_of;
+#[doc(hidden)]
 pub use value::Arity;
 pub(crate) use value::PrimitiveInteger;
-pub use value::{StringFacets, ValueType};
+pub use value::{StringFacets, ValueType, ValuesSource};

@@ -4,7 +4,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use super::{Arity, ValueType};
+use super::{Arity, ValueType, ValuesSource};
 
 /// Whether a parameter is a flag (`--long` / `-s`) or a positional argument.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -95,6 +95,24 @@ pub struct ParamSpec {
     /// change the value), not because clap hides it.
     #[serde(skip)]
     pub skipped: bool,
+    /// `#[mcp(values = path::to_fn)]`: the allowed values, fetched at run
+    /// time; the schema's `enum` and the calls' check follow them.
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "values_name"
+    )]
+    pub values: Option<ValuesSource>,
+}
+
+/// A values function, serialized as its name.
+fn values_name<S: serde::Serializer>(
+    values: &Option<ValuesSource>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    match values {
+        Some(source) => serializer.serialize_str(source.name),
+        None => serializer.serialize_none(),
+    }
 }
 
 /// What giving an argument does, as clap's `ArgAction`.
@@ -207,6 +225,8 @@ pub struct ParamData {
     pub nullable: bool,
     /// Values per use, for a list.
     pub arity: Option<Arity>,
+    /// `#[mcp(values = ...)]`.
+    pub values: Option<ValuesSource>,
 }
 
 /// [`ParamRelations`] as static data.
@@ -311,6 +331,7 @@ impl ParamSpec {
             aliases: Vec::new(),
             short_aliases: Vec::new(),
             skipped: false,
+            values: None,
         }
     }
 
@@ -356,6 +377,7 @@ impl ParamSpec {
         param.skipped = data.skipped;
         param.aliases = data.aliases.iter().map(|a| (*a).to_owned()).collect();
         param.short_aliases = data.short_aliases.to_vec();
+        param.values = data.values;
         match data.arity {
             Some(arity) => param.arity(arity),
             None => param,

@@ -225,3 +225,56 @@ impl Arity {
         }
     }
 }
+
+/// Where an argument's allowed values come from at run time
+/// (`#[mcp(values = path::to_fn)]`): a function returning the current
+/// values (labels fetched from an API...), and how long they hold.
+#[derive(Clone, Copy)]
+pub struct ValuesSource {
+    /// The function's path as written (`labels::fetch`), for messages.
+    pub name: &'static str,
+    /// Calls it: the values, or why there are none.
+    pub fetch: fn() -> Result<Vec<String>, String>,
+    /// `values_ttl = "5m"`: how long fetched values are used before they
+    /// are fetched again (the server's default when `None`).
+    pub ttl: Option<std::time::Duration>,
+}
+
+impl ValuesSource {
+    /// The values the function gives now, a panic in it included.
+    pub(crate) fn call(&self) -> Result<Vec<String>, String> {
+        match std::panic::catch_unwind(self.fetch) {
+            Ok(fetched) => fetched,
+            Err(panic) => Err(format!(
+                "it panicked: {}",
+                crate::error::panic_message(&*panic)
+            )),
+        }
+    }
+}
+
+impl std::fmt::Debug for ValuesSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ValuesSource")
+            .field("name", &self.name)
+            .field("ttl", &self.ttl)
+            .finish()
+    }
+}
+
+impl PartialEq for ValuesSource {
+    fn eq(&self, other: &Self) -> bool {
+        self.name == other.name && self.ttl == other.ttl
+    }
+}
+
+/// What generated code makes of a values function's result: the values
+/// as strings, or the error as text.
+#[doc(hidden)]
+pub fn values_of<S: Into<String>, E: std::fmt::Display>(
+    fetched: Result<Vec<S>, E>,
+) -> Result<Vec<String>, String> {
+    fetched
+        .map(|values| values.into_iter().map(Into::into).collect())
+        .map_err(|error| error.to_string())
+}

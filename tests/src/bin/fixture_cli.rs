@@ -10,7 +10,9 @@
 //!   `println!`) or `async` (`async fn(Cli)`);
 //! - `FIXTURE_TIMEOUT_MS`, `FIXTURE_OUTPUT_LIMIT`, `FIXTURE_MAX_CALLS`,
 //!   `FIXTURE_GRACE_MS`: the bridge's limits;
-//! - `FIXTURE_ISOLATE`: every call in a child process.
+//! - `FIXTURE_ISOLATE`: every call in a child process;
+//! - `FIXTURE_LABELS`: the file `label`'s values are fetched from (one per
+//!   line; a missing file is a failed fetch).
 
 use std::io::{Read, Write};
 use std::process::ExitCode;
@@ -108,12 +110,37 @@ enum Command {
     /// Declares `Counts` but returns nothing
     #[mcp(output = Counts)]
     Forget,
+    /// Print a label, one of those fetched from the labels file
+    Label {
+        /// The label (its values fetched every 300 ms)
+        #[mcp(values = labels, values_ttl = "300ms")]
+        name: String,
+        /// More labels (their values fetched once an hour, or when a call
+        /// gives one not fetched yet)
+        #[arg(long, value_delimiter = ',')]
+        #[mcp(values = labels, values_ttl = "1h")]
+        also: Vec<String>,
+    },
     /// Returns numbers as data, declaring no type
     Numbers {
         /// How many
         #[arg(long, default_value_t = 3)]
         count: u32,
     },
+}
+
+/// The labels: the lines of the file `FIXTURE_LABELS` names.
+fn labels() -> Result<Vec<String>, String> {
+    let path = std::env::var_os("FIXTURE_LABELS").ok_or("FIXTURE_LABELS is not set")?;
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("no labels file: {e}"))?;
+    if text.trim() == "panic" {
+        panic!("the labels file says panic");
+    }
+    Ok(text
+        .lines()
+        .filter(|l| !l.is_empty())
+        .map(str::to_owned)
+        .collect())
 }
 
 /// What `measure` returns.
@@ -250,6 +277,7 @@ fn run_plain(cli: Cli) -> Result<Option<Output>, String> {
             println!("the nested runtime answered {answer}");
         }
         Command::Exit { code } => std::process::exit(i32::from(code)),
+        Command::Label { name, also } => println!("label {name} {also:?}"),
         Command::Fail => return Err("the command failed on purpose".into()),
         Command::Progress { .. } | Command::Exclusive { .. } | Command::Hurry { .. } => {
             println!("served with an Io handler only")
