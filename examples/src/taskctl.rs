@@ -101,7 +101,7 @@ pub enum TaskCommand {
         /// Id of the task
         id: u64,
 
-        /// Remove it even if it is not done
+        /// Remove it even if it is not done, without asking
         #[arg(long)]
         force: bool,
     },
@@ -274,6 +274,9 @@ pub enum TaskError {
     Corrupt(PathBuf, serde_json::Error),
     NoSuchTask(u64),
     NotDone(u64),
+    /// A question nobody could answer (no terminal, a client that cannot
+    /// ask its user).
+    Unanswered(mcp_bridge::Unanswered),
 }
 
 impl std::fmt::Display for TaskError {
@@ -285,6 +288,7 @@ impl std::fmt::Display for TaskError {
             TaskError::NotDone(id) => {
                 write!(f, "task {id} is not done; pass --force to remove it anyway")
             }
+            TaskError::Unanswered(unanswered) => write!(f, "{unanswered}"),
         }
     }
 }
@@ -418,7 +422,15 @@ pub fn run(cli: Cli) -> Result<Option<Output>, TaskError> {
         Command::Task(TaskCommand::Remove { id, force }) => {
             let task = file.find(id)?;
             if task.status != Status::Done && !force {
-                return Err(TaskError::NotDone(id));
+                // In a terminal, a prompt; through an MCP client that can
+                // ask its user, an elicitation; otherwise an error naming
+                // the flag.
+                let question = format!("Task #{id} is not done. Remove it anyway?");
+                let yes = mcp_bridge::confirm(&question)
+                    .map_err(|unanswered| TaskError::Unanswered(unanswered.instead("force")))?;
+                if !yes {
+                    return Err(TaskError::NotDone(id));
+                }
             }
             file.tasks.retain(|t| t.id != id);
             file.save(&cli.db)?;

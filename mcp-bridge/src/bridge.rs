@@ -709,6 +709,7 @@ async fn serve_stdio(server: BridgeServer, grace: Duration, command: &str) -> Ex
         Ok(transport) => transport,
         Err(error) => return fail(&error),
     };
+    crate::io::set_serving();
     tracing::info!(tools = server.tool_count(), "serving over stdio");
     let service = match server.clone().serve(transport).await {
         Ok(service) => service,
@@ -1051,6 +1052,7 @@ async fn serve_http(
         Err(error) => return fail(&format!("cannot listen on {}: {error}", options.addr)),
     };
     let bound = listener.local_addr().unwrap_or(options.addr);
+    crate::io::set_serving();
     tracing::info!(
         tools = server.tool_count(),
         url = crate::serve::endpoint_url(bound),

@@ -10,6 +10,228 @@ use std::sync::Arc;
 /// Reports progress to the client: `(done, total, message)`.
 pub(crate) type ProgressFn = Arc<dyn Fn(f64, Option<f64>, Option<String>) + Send + Sync>;
 
+/// Asks the user of an MCP client a question (an elicitation request),
+/// blocking until the answer.
+pub(crate) type AskFn = Arc<dyn Fn(&Question) -> Result<Answer, Unanswered> + Send + Sync>;
+
+/// A question a command asks its user.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Question {
+    /// Yes or no.
+    Confirm(String),
+    /// A line of text.
+    Text(String),
+}
+
+impl Question {
+    pub(crate) fn text(&self) -> &str {
+        match self {
+            Question::Confirm(text) | Question::Text(text) => text,
+        }
+    }
+}
+
+/// The answer to a [`Question`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Answer {
+    Yes(bool),
+    Text(String),
+}
+
+/// Why a command's question ([`Io::confirm`], [`confirm`]...) got no
+/// answer. Its message says what the question was and why; with
+/// [`Unanswered::instead`], also which flag answers it ahead of time
+/// (`--force` in a terminal, `force: true` for a model).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unanswered {
+    question: String,
+    reason: UnansweredReason,
+    /// The flag that answers the question ahead of time, and whether the
+    /// command runs as an MCP tool call.
+    instead: Option<(String, bool)>,
+}
+
+/// Why a question got no answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum UnansweredReason {
+    /// In a terminal: stdin is not one, so nobody can type an answer.
+    NoTerminal,
+    /// Under `mcp serve`: the client cannot ask its user (it declared no
+    /// elicitation support, the protocol version has no server requests,
+    /// the call runs as a task or in a child process...); says which.
+    CannotAsk(String),
+    /// The user declined to answer.
+    Declined,
+    /// The user dismissed the question, or the call was cancelled.
+    Cancelled,
+}
+
+impl Unanswered {
+    pub(crate) fn new(question: &Question, reason: UnansweredReason) -> Self {
+        Self {
+            question: question.text().to_owned(),
+            reason,
+            instead: None,
+        }
+    }
+
+    /// The question asked.
+    pub fn question(&self) -> &str {
+        &self.question
+    }
+
+    /// Why it got no answer.
+    pub fn reason(&self) -> &UnansweredReason {
+        &self.reason
+    }
+
+    /// Names the long flag (without dashes, as the property is named)
+    /// that answers the question ahead of time: the message then says to
+    /// pass `--force` in a terminal, `force: true` to a model.
+    pub fn instead(mut self, flag: &str) -> Self {
+        let mcp = serving() || matches!(self.reason, UnansweredReason::CannotAsk(_));
+        self.instead = Some((flag.to_owned(), mcp));
+        self
+    }
+}
+
+impl Display for Unanswered {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let question = &self.question;
+        match &self.reason {
+            UnansweredReason::NoTerminal => write!(
+                f,
+                "cannot ask \"{question}\": stdin is not a terminal, so nobody can answer"
+            )?,
+            UnansweredReason::CannotAsk(why) => write!(f, "cannot ask \"{question}\": {why}")?,
+            UnansweredReason::Declined => write!(f, "\"{question}\" was declined")?,
+            UnansweredReason::Cancelled => write!(
+                f,
+                "\"{question}\" was not answered (dismissed or cancelled)"
+            )?,
+        }
+        match &self.instead {
+            Some((flag, true)) => write!(
+                f,
+                "; to go ahead without the question, call again with `{flag}: true`"
+            ),
+            Some((flag, false)) => write!(f, "; to go ahead without the question, pass `--{flag}`"),
+            None => Ok(()),
+        }
+    }
+}
+
+impl std::error::Error for Unanswered {}
+
+/// Set while this process serves MCP (`mcp serve`): a question with no
+/// client to ask is not put to a terminal.
+static SERVING: AtomicBool = AtomicBool::new(false);
+
+pub(crate) fn set_serving() {
+    SERVING.store(true, Ordering::Relaxed);
+}
+
+fn serving() -> bool {
+    SERVING.load(Ordering::Relaxed)
+}
+
+thread_local! {
+    /// The asker of the call running on this thread (a handler printing
+    /// with `println!`, run by the server on a call thread).
+    static ASKER: std::cell::RefCell<Option<AskFn>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Makes `ask` the asker of the calls of this thread until the guard goes.
+pub(crate) fn asking_on_thread(ask: Option<AskFn>) -> AskerGuard {
+    ASKER.with(|asker| *asker.borrow_mut() = ask);
+    AskerGuard
+}
+
+/// Clears the asker of this thread when dropped.
+pub(crate) struct AskerGuard;
+
+impl Drop for AskerGuard {
+    fn drop(&mut self) {
+        ASKER.with(|asker| *asker.borrow_mut() = None);
+    }
+}
+
+/// Asks the user to confirm `question` (yes or no), from a handler that
+/// prints with `println!` (one writing through [`Io`] uses
+/// [`Io::confirm`]): in a terminal, on stderr, read from stdin; under
+/// `mcp serve`, through the client (an MCP elicitation), when it can ask
+/// its user. An `async` handler cannot ask under `mcp serve` (it gets
+/// [`UnansweredReason::CannotAsk`]).
+///
+/// ```no_run
+/// fn remove(name: &str, force: bool) -> Result<(), Box<dyn std::error::Error>> {
+///     if !force && !mcp_bridge::confirm(&format!("Remove {name}?")).map_err(|e| e.instead("force"))? {
+///         return Ok(());
+///     }
+///     println!("removed {name}");
+///     Ok(())
+/// }
+/// ```
+pub fn confirm(question: &str) -> Result<bool, Unanswered> {
+    let question = Question::Confirm(question.to_owned());
+    ask_here(&question).map(|answer| matches!(answer, Answer::Yes(true)))
+}
+
+/// Asks the user for a line of text, as [`confirm`] asks.
+pub fn prompt(question: &str) -> Result<String, Unanswered> {
+    let question = Question::Text(question.to_owned());
+    ask_here(&question).map(|answer| match answer {
+        Answer::Text(text) => text,
+        Answer::Yes(yes) => yes.to_string(),
+    })
+}
+
+fn ask_here(question: &Question) -> Result<Answer, Unanswered> {
+    if let Some(ask) = ASKER.with(|asker| asker.borrow().clone()) {
+        return ask(question);
+    }
+    if serving() {
+        return Err(Unanswered::new(
+            question,
+            UnansweredReason::CannotAsk(
+                "this handler runs where the server cannot reach the client (an async \
+                 handler, a task, a child process)"
+                    .to_owned(),
+            ),
+        ));
+    }
+    ask_terminal(question, &mut std::io::stderr())
+}
+
+/// Asks on a terminal: the question on `err`, the answer a line of stdin.
+fn ask_terminal(question: &Question, err: &mut dyn Write) -> Result<Answer, Unanswered> {
+    use std::io::{BufRead, IsTerminal};
+    let stdin = std::io::stdin();
+    if !stdin.is_terminal() {
+        return Err(Unanswered::new(question, UnansweredReason::NoTerminal));
+    }
+    let _ = match question {
+        Question::Confirm(text) => write!(err, "{text} [y/N] "),
+        Question::Text(text) => write!(err, "{text} "),
+    };
+    let _ = err.flush();
+    let mut line = String::new();
+    match stdin.lock().read_line(&mut line) {
+        Ok(0) | Err(_) => Err(Unanswered::new(question, UnansweredReason::Cancelled)),
+        Ok(_) => {
+            let line = line.trim_end_matches(['\n', '\r']).to_owned();
+            Ok(match question {
+                Question::Confirm(_) => Answer::Yes(matches!(
+                    line.trim().to_ascii_lowercase().as_str(),
+                    "y" | "yes"
+                )),
+                Question::Text(_) => Answer::Text(line),
+            })
+        }
+    }
+}
+
 /// The writers a handler prints through.
 ///
 /// In CLI mode they are the process's stdout and stderr; under `mcp serve`
@@ -33,6 +255,7 @@ pub struct Io<'a> {
     cancelled: Option<Arc<AtomicBool>>,
     progress: Option<ProgressFn>,
     structured: Option<Structured>,
+    ask: Option<AskFn>,
 }
 
 impl<'a> Io<'a> {
@@ -46,6 +269,57 @@ impl<'a> Io<'a> {
             cancelled: None,
             progress: None,
             structured: None,
+            ask: None,
+        }
+    }
+
+    /// How the call asks its user questions (an MCP elicitation).
+    pub(crate) fn asking(mut self, ask: Option<AskFn>) -> Self {
+        self.ask = ask;
+        self
+    }
+
+    /// Asks the user to confirm `question` (yes or no): in CLI mode on
+    /// the terminal (the question on stderr, the answer from stdin; an
+    /// error when stdin is not a terminal); as an MCP tool, through the
+    /// client (an elicitation), when it can ask its user; otherwise an
+    /// error saying why ([`Unanswered::instead`] names the flag that
+    /// answers ahead of time).
+    ///
+    /// ```
+    /// use mcp_bridge::Io;
+    /// let (mut out, mut err) = (Vec::new(), Vec::new());
+    /// // Under `mcp serve` without a client that can ask: refused.
+    /// let mut io = Io::new(&mut out, &mut err, true);
+    /// let refused = io.confirm("Delete 3 tasks?").unwrap_err().instead("force");
+    /// assert!(refused.to_string().contains("call again with `force: true`"));
+    /// ```
+    pub fn confirm(&mut self, question: &str) -> Result<bool, Unanswered> {
+        let question = Question::Confirm(question.to_owned());
+        self.ask(&question)
+            .map(|answer| matches!(answer, Answer::Yes(true)))
+    }
+
+    /// Asks the user for a line of text, as [`Io::confirm`] asks.
+    pub fn prompt(&mut self, question: &str) -> Result<String, Unanswered> {
+        let question = Question::Text(question.to_owned());
+        self.ask(&question).map(|answer| match answer {
+            Answer::Text(text) => text,
+            Answer::Yes(yes) => yes.to_string(),
+        })
+    }
+
+    fn ask(&mut self, question: &Question) -> Result<Answer, Unanswered> {
+        match (&self.ask, self.mcp) {
+            (Some(ask), _) => ask(question),
+            (None, true) => Err(Unanswered::new(
+                question,
+                UnansweredReason::CannotAsk(
+                    "no client can be asked here (a task, a child process, a direct call)"
+                        .to_owned(),
+                ),
+            )),
+            (None, false) => ask_terminal(question, self.err),
         }
     }
 

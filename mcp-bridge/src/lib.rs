@@ -79,7 +79,7 @@ pub use error::{
     ArgError, CallError, DuplicateTool, InvalidToolName, Problem, RegistryError, ValueProblem,
 };
 pub use handler::IntoHandler;
-pub use io::{Io, Output, Report};
+pub use io::{confirm, prompt, Io, Output, Report, Unanswered, UnansweredReason};
 pub use mcp_bridge_derive::McpTool;
 pub use registry::{Registry, ToolMode};
 pub use serve::{BridgeServer, CallOutcome};

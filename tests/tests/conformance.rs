@@ -23,6 +23,7 @@ const WITH_SESSIONS: &[&str] = &[
     "tools-call-error",
     "tools-call-with-progress",
     "tools-call-with-logging",
+    "tools-call-elicitation",
     "dns-rebinding-protection",
     "server-sse-multiple-streams",
     "server-sse-polling",

@@ -555,6 +555,175 @@ fn without_values_fetched_the_schema_stays_as_declared() {
     );
 }
 
+/// A session whose client declares elicitation support, or not.
+fn asking_session(handler: &str, elicitation: bool) -> RawServer {
+    let mut command = Command::new(FIXTURE);
+    command
+        .args(["ai", "serve"])
+        .env("FIXTURE_BRIDGE_NAME", "ai")
+        .env("FIXTURE_HANDLER", handler);
+    let mut server = RawServer::spawn(command);
+    let capabilities = match elicitation {
+        true => json!({"elicitation": {}}),
+        false => json!({}),
+    };
+    server.request(
+        0,
+        "initialize",
+        json!({
+            "protocolVersion": "2025-06-18",
+            "capabilities": capabilities,
+            "clientInfo": {"name": "raw-test", "version": "0.0.1"}
+        }),
+    );
+    server.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    server
+}
+
+/// Calls `fixture_ask`, answers the question it asks with `reply` (the
+/// result of `elicitation/create`), and returns the question and the
+/// call's result.
+fn ask_and_answer(
+    server: &mut RawServer,
+    id: i64,
+    arguments: Value,
+    reply: Value,
+) -> (Value, Value) {
+    send_call(server, id, "fixture_ask", arguments);
+    let question = server.recv();
+    assert_eq!(question["method"], "elicitation/create", "{question}");
+    server.send(&json!({"jsonrpc": "2.0", "id": question["id"], "result": reply}));
+    let answer = server.response(&json!(id));
+    (question["params"].clone(), answer["result"].clone())
+}
+
+#[test]
+fn a_handler_asks_the_user_through_a_client_that_can_ask() {
+    for handler in ["io", "plain"] {
+        let mut server = asking_session(handler, true);
+        let (question, result) = ask_and_answer(
+            &mut server,
+            2,
+            json!({}),
+            json!({"action": "accept", "content": {"confirm": true}}),
+        );
+        assert_eq!(question["message"], "Really go ahead?", "{handler}");
+        assert_eq!(
+            question["requestedSchema"]["properties"]["confirm"]["type"],
+            "boolean"
+        );
+        assert_eq!(question["requestedSchema"]["required"], json!(["confirm"]));
+        assert_eq!(text(&result), "went ahead\n", "{handler}: {result}");
+
+        let (_, result) = ask_and_answer(
+            &mut server,
+            3,
+            json!({}),
+            json!({"action": "accept", "content": {"confirm": false}}),
+        );
+        assert_eq!(text(&result), "stopped\n", "{handler}");
+
+        // Declined: the handler's error, with the flag to pass instead.
+        let (_, result) = ask_and_answer(&mut server, 4, json!({}), json!({"action": "decline"}));
+        assert_eq!(result["isError"], true, "{handler}");
+        assert!(
+            text(&result).contains("\"Really go ahead?\" was declined; to go ahead without the question, call again with `force: true`"),
+            "{handler}: {result}"
+        );
+        let (_, result) = ask_and_answer(&mut server, 5, json!({}), json!({"action": "cancel"}));
+        assert!(
+            text(&result).contains("was not answered"),
+            "{handler}: {result}"
+        );
+
+        // A line of text.
+        let (question, result) = ask_and_answer(
+            &mut server,
+            6,
+            json!({"name": true}),
+            json!({"action": "accept", "content": {"answer": "Ann"}}),
+        );
+        assert_eq!(
+            question["requestedSchema"]["properties"]["answer"]["type"],
+            "string"
+        );
+        assert_eq!(text(&result), "hello Ann\n", "{handler}");
+
+        // An answer of the wrong kind is no answer.
+        let (_, result) = ask_and_answer(
+            &mut server,
+            7,
+            json!({}),
+            json!({"action": "accept", "content": {"confirm": "sure"}}),
+        );
+        assert!(
+            text(&result).contains("has no `confirm` of the kind asked"),
+            "{handler}: {result}"
+        );
+        server.finish();
+    }
+}
+
+#[test]
+fn without_a_client_that_can_ask_the_question_fails_naming_the_flag() {
+    for handler in ["io", "plain", "async"] {
+        let mut server = asking_session(handler, false);
+        let result = server.call(2, "fixture_ask", json!({}));
+        assert_eq!(result["isError"], true, "{handler}");
+        let said = text(&result);
+        assert!(
+            said.contains("cannot ask \"Really go ahead?\"")
+                && said.contains("call again with `force: true`"),
+            "{handler}: {said}"
+        );
+        let result = server.call(3, "fixture_ask", json!({"force": true}));
+        assert_eq!(text(&result), "went ahead\n", "{handler}");
+        server.finish();
+    }
+    // An async handler cannot ask even a client that could.
+    let mut server = asking_session("async", true);
+    let result = server.call(2, "fixture_ask", json!({}));
+    assert!(text(&result).contains("an async handler"), "{result}");
+    server.finish();
+}
+
+#[test]
+fn a_question_waiting_for_an_answer_ends_with_its_call() {
+    let mut server = asking_session("io", true);
+    send_call(&mut server, 2, "fixture_ask", json!({}));
+    let question = server.recv();
+    assert_eq!(question["method"], "elicitation/create", "{question}");
+    // The client cancels the call instead of answering: no answer is due,
+    // and the server goes on.
+    server.send(
+        &json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+        "params": {"requestId": 2, "reason": "changed my mind"}}),
+    );
+    let pong = server.exchange(3, "ping", json!({}));
+    assert_eq!(pong["result"], json!({}), "{pong}");
+    let result = server.call(4, "fixture_ask", json!({"force": true}));
+    assert_eq!(text(&result), "went ahead\n");
+    server.finish();
+}
+
+#[test]
+fn in_a_terminal_a_question_needs_one() {
+    for handler in ["io", "plain"] {
+        let output = Command::new(FIXTURE)
+            .arg("ask")
+            .env("FIXTURE_HANDLER", handler)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(1), "{handler}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            stderr.contains("stdin is not a terminal") && stderr.contains("pass `--force`"),
+            "{handler}: {stderr}"
+        );
+    }
+}
+
 #[test]
 fn a_second_request_with_an_id_in_flight_is_refused_and_the_first_answered() {
     let mut server = session("io", &[]);
@@ -890,7 +1059,7 @@ fn tools_command_writes_the_definitions_to_a_file() {
         .unwrap();
     assert!(status.success());
     let tools: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
-    assert_eq!(tools.as_array().unwrap().len(), 19);
+    assert_eq!(tools.as_array().unwrap().len(), 20);
     assert_eq!(tools[0]["inputSchema"]["required"], json!(["text"]));
 }
 

@@ -237,3 +237,51 @@ fn python_sdk_client_fetched_values_over_stdio() {
 fn python_sdk_client_fetched_values_over_http_with_sessions() {
     run_values_client(true);
 }
+
+/// A handler's question answered through the SDK's elicitation callback,
+/// and refused to a client without one (`tests/python/ask_client.py`,
+/// the fixture CLI with an `Io` handler), over stdio or HTTP sessions.
+fn run_ask_client(http: bool) {
+    let Some(python) = python() else { return };
+    let fixture = env!("CARGO_BIN_EXE_fixture_cli");
+    let mut command = Command::new(python);
+    command.arg(common::workspace_root().join("tests/python/ask_client.py"));
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let _server = match http {
+        true => {
+            let mut cmd = tokio::process::Command::new(fixture);
+            cmd.args(["ai", "serve", "--http", "127.0.0.1:0"])
+                .env("FIXTURE_BRIDGE_NAME", "ai")
+                .env("MCP_BRIDGE_LOG", "warn,mcp_bridge=info");
+            let (server, url) = runtime.block_on(common::http::spawn(cmd));
+            command.args(["--url", &url]);
+            Some(server)
+        }
+        false => {
+            command
+                .arg("--")
+                .arg(fixture)
+                .args(["ai", "serve"])
+                .env("FIXTURE_BRIDGE_NAME", "ai");
+            None
+        }
+    };
+    let output = command.output().expect("python runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success() && stdout.trim_end().ends_with("passed, 0 failed"),
+        "Python SDK client (ask) failed ({:?}):\n{stdout}\n--- stderr ---\n{}",
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+#[test]
+fn python_sdk_client_answers_a_question_over_stdio() {
+    run_ask_client(false);
+}
+
+#[test]
+fn python_sdk_client_answers_a_question_over_http_with_sessions() {
+    run_ask_client(true);
+}

@@ -254,7 +254,10 @@ fn verbose_output_goes_to_the_result_not_stdout() {
     );
     let (_, stderr, code) = common::outcome(&result);
     assert_eq!(code, 1);
-    assert!(stderr.ends_with("error: task 1 is not done; pass --force to remove it anyway\n"));
+    assert!(
+        stderr.ends_with("call again with `force: true`\n"),
+        "{stderr}"
+    );
 
     // Shut down and check every byte the server wrote to stdout.
     let status = server.close_and_wait(Duration::from_secs(5));

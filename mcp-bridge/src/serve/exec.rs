@@ -138,6 +138,8 @@ pub(crate) struct Watch {
     pub(crate) progress: Option<ProgressFn>,
     /// Where the call's `tracing` events go, when the client asked.
     pub(crate) log: Option<Arc<super::logs::CallLog>>,
+    /// Who the handler's questions go to (`None`: nobody can be asked).
+    pub(crate) asker: Option<super::ask::Asker>,
 }
 
 impl Executor {
@@ -216,10 +218,13 @@ impl Executor {
             cancel,
             progress,
             log,
+            asker,
         } = watch;
         let limit = self.limits.output_limit;
         let stop = Arc::new(AtomicBool::new(false));
         let abort = CancellationToken::new();
+        // A question waits until the call is stopped, at the latest.
+        let ask = asker.map(|asker| asker.blocking(abort.clone()));
         #[cfg(unix)]
         let start_capture = move || {
             capture.and_then(|capture| match capture.start(limit) {
@@ -257,6 +262,7 @@ impl Executor {
                 Job::WithIo(f) => {
                     let stop = Arc::clone(&stop);
                     let log = log.clone();
+                    let ask = ask.clone();
                     self.pool
                         .run(move || {
                             let _log = super::logs::Entered::on_thread(log);
@@ -265,8 +271,9 @@ impl Executor {
                             let mut out = Bounded::new(limit);
                             let mut err = Bounded::new(limit);
                             let (code, returned) = {
-                                let mut io =
-                                    Io::new(&mut out, &mut err, true).watched(stop, progress);
+                                let mut io = Io::new(&mut out, &mut err, true)
+                                    .watched(stop, progress)
+                                    .asking(ask);
                                 let code = run_caught(&mut io, f);
                                 (code, io.take_structured())
                             };
@@ -281,9 +288,11 @@ impl Executor {
                 }
                 Job::Plain(f) => {
                     let log = log.clone();
+                    let ask = ask.clone();
                     self.pool
                         .run(move || {
                             let _log = super::logs::Entered::on_thread(log);
+                            let _ask = crate::io::asking_on_thread(ask);
                             let _held = held;
                             let capturing = start_capture();
                             let mut returned = None;

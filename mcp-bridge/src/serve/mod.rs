@@ -3,6 +3,7 @@
 //! then to the user's handler ([`run`]) — and the [`transport`] it is
 //! served over.
 
+mod ask;
 mod capture;
 mod exec;
 pub(crate) mod isolate;
@@ -407,6 +408,7 @@ impl BridgeServer {
             cancel,
             progress,
             log,
+            asker: Some(ask::Asker::of(&context)),
         };
         let outcome = shared.exec.run(&tool, job, policy, watch).await;
         if let Some(outbox) = outbox {
@@ -481,6 +483,7 @@ impl BridgeServer {
                         cancel: cancel.clone(),
                         progress: None,
                         log: None,
+                        asker: None,
                     };
                     let run = shared.exec.run(&tool, job, policy, watch);
                     tokio::pin!(run);

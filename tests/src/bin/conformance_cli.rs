@@ -35,6 +35,13 @@ enum Command {
     /// Sleep a little, as a task when the client supports tasks
     #[mcp(name = "test_tool_with_task", task)]
     WithTask,
+    /// Ask the user a question (an elicitation), and say the answer
+    #[mcp(name = "test_elicitation")]
+    Elicitation {
+        /// The question
+        #[arg(long)]
+        message: String,
+    },
 }
 
 fn run(cli: Cli, io: &mut Io) -> ExitCode {
@@ -69,6 +76,12 @@ fn run(cli: Cli, io: &mut Io) -> ExitCode {
             std::thread::sleep(Duration::from_millis(200));
             write!(io.out(), "task done")
         }
+        // The suite's client answers with fields of its own choosing: the
+        // answer it gives to the one-field form is reported as it is.
+        Command::Elicitation { message } => match io.prompt(&message) {
+            Ok(answer) => write!(io.out(), "answered: {answer}"),
+            Err(unanswered) => write!(io.out(), "not answered: {unanswered}"),
+        },
     };
     match written {
         Ok(()) => ExitCode::SUCCESS,

@@ -121,12 +121,28 @@ enum Command {
         #[mcp(values = labels, values_ttl = "1h")]
         also: Vec<String>,
     },
+    /// Ask the user before going ahead (or for a name)
+    Ask {
+        /// Go ahead without asking
+        #[arg(long)]
+        force: bool,
+        /// Ask for a name instead
+        #[arg(long)]
+        name: bool,
+    },
     /// Returns numbers as data, declaring no type
     Numbers {
         /// How many
         #[arg(long, default_value_t = 3)]
         count: u32,
     },
+}
+
+fn went_ahead(yes: bool) -> &'static str {
+    match yes {
+        true => "went ahead",
+        false => "stopped",
+    }
 }
 
 /// The labels: the lines of the file `FIXTURE_LABELS` names.
@@ -226,6 +242,22 @@ fn run_io(cli: Cli, io: &mut Io) -> Result<Option<Output>, String> {
             std::thread::sleep(Duration::from_millis(ms));
             writeln!(io.out(), "done in time").map_err(text)?;
         }
+        Command::Ask { force, name } => {
+            let said = match name {
+                true => format!(
+                    "hello {}",
+                    io.prompt("Your name?").map_err(|e| e.to_string())?
+                ),
+                false => went_ahead(
+                    force
+                        || io
+                            .confirm("Really go ahead?")
+                            .map_err(|e| e.instead("force").to_string())?,
+                )
+                .to_owned(),
+            };
+            writeln!(io.out(), "{said}").map_err(text)?;
+        }
         other => return run_plain(Cli { command: other }),
     }
     Ok(None)
@@ -278,6 +310,18 @@ fn run_plain(cli: Cli) -> Result<Option<Output>, String> {
         }
         Command::Exit { code } => std::process::exit(i32::from(code)),
         Command::Label { name, also } => println!("label {name} {also:?}"),
+        Command::Ask { force, name } => match name {
+            true => println!(
+                "hello {}",
+                mcp_bridge::prompt("Your name?").map_err(|e| e.to_string())?
+            ),
+            false => {
+                let yes = force
+                    || mcp_bridge::confirm("Really go ahead?")
+                        .map_err(|e| e.instead("force").to_string())?;
+                println!("{}", went_ahead(yes));
+            }
+        },
         Command::Fail => return Err("the command failed on purpose".into()),
         Command::Progress { .. } | Command::Exclusive { .. } | Command::Hurry { .. } => {
             println!("served with an Io handler only")

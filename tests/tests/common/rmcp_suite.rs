@@ -450,7 +450,8 @@ async fn calls_change_the_task_file() {
             "#1 [done] p5 Write report (work, urgent)\n#3 [done] p1 -rf (--force)\n"
         );
 
-        // remove without force on a task that is not done: the command fails
+        // remove without force on a task that is not done: the command
+        // would ask, this client cannot, so it fails naming the flag
         let before = std::fs::read(&db).unwrap();
         let r = call(&client, "taskctl_task_remove", json!({"db": db_arg, "id": 2})).await;
         let (stdout, stderr, code) = outcome(&r);
@@ -459,7 +460,9 @@ async fn calls_change_the_task_file() {
         assert_eq!(stdout, "");
         assert_eq!(
             stderr,
-            "error: task 2 is not done; pass --force to remove it anyway\n"
+            "error: cannot ask \"Task #2 is not done. Remove it anyway?\": the MCP client did not \
+             declare that it can ask its user (elicitation); to go ahead without the question, \
+             call again with `force: true`\n"
         );
         assert_eq!(text(&r), format!("[stderr]\n{stderr}[exit code 1]"));
         assert_eq!(std::fs::read(&db).unwrap(), before, "failed remove changed the file");
