@@ -58,8 +58,8 @@ pub enum UnansweredReason {
     /// In a terminal: stdin is not one, so nobody can type an answer.
     NoTerminal,
     /// Under `mcp serve`: the client cannot ask its user (it declared no
-    /// elicitation support, the protocol version has no server requests,
-    /// the call runs as a task or in a child process...); says which.
+    /// elicitation support, the call runs as a task or in a child
+    /// process...); says which.
     CannotAsk(String),
     /// The user declined to answer.
     Declined,

@@ -4,7 +4,10 @@ real Python MCP SDK: a client with an elicitation callback answers it; a
 client without one gets an error naming the flag to pass.
 
 Usage:
-    python ask_client.py [--url URL] [-- <fixture ai serve...>]
+    python ask_client.py [--mode legacy|2026-07-28] [--url URL] [-- <fixture ai serve...>]
+
+Under 2026-07-28 the question comes as an `input_required` result, which
+the SDK fulfils with the same callback and calls again.
 
 Each check prints one line; the first failure prints `FAIL: ...` and
 exits 1; a clean run ends with `N passed, 0 failed`.
@@ -55,7 +58,7 @@ async def main(args: argparse.Namespace, server_cmd: list[str]) -> None:
         return types.ElicitResult(action="accept", content={"confirm": True})
 
     with anyio.fail_after(60):
-        async with Client(target(), mode="legacy", read_timeout_seconds=30.0, elicitation_callback=answer) as client:
+        async with Client(target(), mode=args.mode, read_timeout_seconds=30.0, elicitation_callback=answer) as client:
             went = await client.call_tool("fixture_ask", {})
             ok(not went.is_error and text(went) == "went ahead\n", "a confirmation answered yes goes ahead", text(went))
             ok(
@@ -72,7 +75,7 @@ async def main(args: argparse.Namespace, server_cmd: list[str]) -> None:
             named = await client.call_tool("fixture_ask", {"name": True})
             ok(not named.is_error and text(named) == "hello Ann\n", "a line of text", text(named))
 
-        async with Client(target(), mode="legacy", read_timeout_seconds=30.0) as client:
+        async with Client(target(), mode=args.mode, read_timeout_seconds=30.0) as client:
             refused = await client.call_tool("fixture_ask", {})
             ok(
                 refused.is_error and "call again with `force: true`" in text(refused),
@@ -88,6 +91,7 @@ if __name__ == "__main__":
     own, server_cmd = (argv[: argv.index("--")], argv[argv.index("--") + 1 :]) if "--" in argv else (argv, [])
     parser = argparse.ArgumentParser()
     parser.add_argument("--url")
+    parser.add_argument("--mode", default="legacy")
     args = parser.parse_args(own)
     import anyio
 

@@ -240,24 +240,28 @@ fn python_sdk_client_fetched_values_over_http_with_sessions() {
 
 /// A handler's question answered through the SDK's elicitation callback,
 /// and refused to a client without one (`tests/python/ask_client.py`,
-/// the fixture CLI with an `Io` handler), over stdio or HTTP sessions.
-fn run_ask_client(http: bool) {
+/// the fixture CLI with an `Io` handler), over stdio or HTTP (`http`: the
+/// extra arguments of `serve --http`), negotiating `mode`.
+fn run_ask_client(mode: &str, http: Option<&[&str]>) {
     let Some(python) = python() else { return };
     let fixture = env!("CARGO_BIN_EXE_fixture_cli");
     let mut command = Command::new(python);
-    command.arg(common::workspace_root().join("tests/python/ask_client.py"));
+    command
+        .arg(common::workspace_root().join("tests/python/ask_client.py"))
+        .args(["--mode", mode]);
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let _server = match http {
-        true => {
+        Some(extra) => {
             let mut cmd = tokio::process::Command::new(fixture);
             cmd.args(["ai", "serve", "--http", "127.0.0.1:0"])
+                .args(extra)
                 .env("FIXTURE_BRIDGE_NAME", "ai")
                 .env("MCP_BRIDGE_LOG", "warn,mcp_bridge=info");
             let (server, url) = runtime.block_on(common::http::spawn(cmd));
             command.args(["--url", &url]);
             Some(server)
         }
-        false => {
+        None => {
             command
                 .arg("--")
                 .arg(fixture)
@@ -278,10 +282,20 @@ fn run_ask_client(http: bool) {
 
 #[test]
 fn python_sdk_client_answers_a_question_over_stdio() {
-    run_ask_client(false);
+    run_ask_client("legacy", None);
 }
 
 #[test]
 fn python_sdk_client_answers_a_question_over_http_with_sessions() {
-    run_ask_client(true);
+    run_ask_client("legacy", Some(&[]));
+}
+
+#[test]
+fn python_sdk_client_answers_a_question_in_rounds_with_2026_07_28() {
+    run_ask_client("2026-07-28", None);
+}
+
+#[test]
+fn python_sdk_client_answers_a_question_in_rounds_over_stateless_http() {
+    run_ask_client("2026-07-28", Some(&["--stateless"]));
 }

@@ -6,10 +6,21 @@
 //! elicitation support, or a protocol version without server requests,
 //! gets no request: the question fails with the reason, and the handler
 //! decides (see `Unanswered::instead`).
+//!
+//! Protocol 2026-07-28 has no server requests: there the question is the
+//! call's answer, an `input_required` result whose `requestState` names
+//! the call, which keeps waiting; the client asks its user and calls
+//! again with the answer (`inputResponses`) and that state, and the call
+//! goes on (`serve/mod.rs`: `BridgeServer::follow`, `resume`). A call
+//! nobody comes back to is dropped after [`ROUND_EXPIRY`], its question
+//! unanswered.
 
 use std::sync::Arc;
 
-use rmcp::model::{ElicitRequestParams, ElicitationAction, ElicitationSchema};
+use rmcp::model::{
+    ElicitRequest, ElicitRequestParams, ElicitResult, ElicitationAction, ElicitationSchema,
+    InputRequest,
+};
 use rmcp::service::RequestContext;
 use rmcp::{Peer, RoleServer};
 use serde_json::Value;
@@ -17,25 +28,69 @@ use tokio_util::sync::CancellationToken;
 
 use crate::io::{Answer, AskFn, Question, Unanswered, UnansweredReason};
 
+/// How long a call waits for a 2026-07-28 client to come back with the
+/// answer to its question.
+pub(crate) const ROUND_EXPIRY: std::time::Duration = std::time::Duration::from_secs(600);
+
+/// The key of the one question in an `input_required` result.
+pub(crate) const QUESTION_KEY: &str = "question";
+
+/// A question put to a 2026-07-28 client: the call's thread waits for
+/// `answer`.
+pub(crate) struct Asked {
+    pub(crate) question: Question,
+    pub(crate) answer: tokio::sync::oneshot::Sender<Result<Answer, Unanswered>>,
+}
+
 /// What asks the user of one call's client.
 #[derive(Clone)]
 pub(crate) struct Asker {
-    peer: Peer<RoleServer>,
+    way: Way,
     /// Why the client cannot be asked, when it cannot.
     cannot: Option<String>,
 }
 
+#[derive(Clone)]
+enum Way {
+    /// An `elicitation/create` request in the session.
+    Request(Peer<RoleServer>),
+    /// An `input_required` result, answered by the next call.
+    Round(tokio::sync::mpsc::UnboundedSender<Asked>),
+}
+
+/// Whether the client of a request can ask its user.
+pub(crate) fn can_ask(context: &RequestContext<RoleServer>) -> bool {
+    context
+        .client_capabilities()
+        .is_some_and(|capabilities| capabilities.elicitation.is_some())
+}
+
+/// Whether a request came under protocol 2026-07-28 or later (no server
+/// requests: questions go in `input_required` results).
+pub(crate) fn in_rounds(context: &RequestContext<RoleServer>) -> bool {
+    context
+        .protocol_version()
+        .is_some_and(|version| version >= rmcp::model::ProtocolVersion::V_2026_07_28)
+}
+
 impl Asker {
-    /// The asker of the client that sent a request.
+    /// The asker of the client that sent a request, by elicitation
+    /// requests in its session.
     pub(crate) fn of(context: &RequestContext<RoleServer>) -> Self {
-        let declared = context
-            .client_capabilities()
-            .is_some_and(|capabilities| capabilities.elicitation.is_some());
         Self {
-            peer: context.peer.clone(),
-            cannot: (!declared).then(|| {
+            way: Way::Request(context.peer.clone()),
+            cannot: (!can_ask(context)).then(|| {
                 "the MCP client did not declare that it can ask its user (elicitation)".to_owned()
             }),
+        }
+    }
+
+    /// An asker whose questions go to `asks`, each to become an
+    /// `input_required` result.
+    pub(crate) fn in_rounds(asks: tokio::sync::mpsc::UnboundedSender<Asked>) -> Self {
+        Self {
+            way: Way::Round(asks),
+            cannot: None,
         }
     }
 
@@ -50,8 +105,30 @@ impl Asker {
                     UnansweredReason::CannotAsk(why.clone()),
                 ));
             }
+            let peer = match &self.way {
+                Way::Request(peer) => peer.clone(),
+                Way::Round(asks) => {
+                    let (answer, answered) = tokio::sync::oneshot::channel();
+                    let asked = Asked {
+                        question: question.clone(),
+                        answer,
+                    };
+                    if asks.send(asked).is_err() {
+                        return Err(Unanswered::new(question, UnansweredReason::Cancelled));
+                    }
+                    return runtime.block_on(async {
+                        tokio::select! {
+                            answer = answered => answer.unwrap_or_else(|_| {
+                                Err(Unanswered::new(question, UnansweredReason::Cancelled))
+                            }),
+                            () = stop.cancelled() => {
+                                Err(Unanswered::new(question, UnansweredReason::Cancelled))
+                            }
+                        }
+                    });
+                }
+            };
             let params = form(question);
-            let peer = self.peer.clone();
             let asked = runtime.block_on(async {
                 tokio::select! {
                     result = peer.create_elicitation(params) => Some(result),
@@ -70,16 +147,42 @@ impl Asker {
                 }
                 Some(Ok(result)) => result,
             };
-            match result.action {
-                ElicitationAction::Accept => answer(question, result.content.as_ref()),
-                ElicitationAction::Decline => {
-                    Err(Unanswered::new(question, UnansweredReason::Declined))
-                }
-                // `Cancel`, and whatever later versions add.
-                _ => Err(Unanswered::new(question, UnansweredReason::Cancelled)),
-            }
+            answered(question, &result)
         })
     }
+}
+
+/// The answer an elicitation result gives to `question`.
+pub(crate) fn answered(question: &Question, result: &ElicitResult) -> Result<Answer, Unanswered> {
+    match result.action {
+        ElicitationAction::Accept => answer(question, result.content.as_ref()),
+        ElicitationAction::Decline => Err(Unanswered::new(question, UnansweredReason::Declined)),
+        // `Cancel`, and whatever later versions add.
+        _ => Err(Unanswered::new(question, UnansweredReason::Cancelled)),
+    }
+}
+
+/// The answer a 2026-07-28 client sent back for `question`
+/// (`inputResponses`), as JSON.
+pub(crate) fn answered_in_round(
+    question: &Question,
+    response: Option<&Value>,
+) -> Result<Answer, Unanswered> {
+    let Some(response) = response else {
+        return Err(Unanswered::new(question, UnansweredReason::Cancelled));
+    };
+    match serde_json::from_value::<ElicitResult>(response.clone()) {
+        Ok(result) => answered(question, &result),
+        Err(error) => Err(Unanswered::new(
+            question,
+            UnansweredReason::CannotAsk(format!("the client's answer does not read: {error}")),
+        )),
+    }
+}
+
+/// `question` as the request of an `input_required` result.
+pub(crate) fn input_request(question: &Question) -> InputRequest {
+    InputRequest::Elicitation(ElicitRequest::new(form(question)))
 }
 
 /// The property a question's form has.

@@ -144,6 +144,9 @@ struct Shared {
     peers: Mutex<Vec<rmcp::Peer<RoleServer>>>,
     /// Set once the task fetching values runs.
     fetching: std::sync::atomic::AtomicBool,
+    /// Calls of 2026-07-28 clients waiting for the answer to a question,
+    /// by the `requestState` their `input_required` result gave.
+    rounds: Mutex<HashMap<String, Round>>,
     /// How each tool runs, in table order.
     policies: Vec<CommandPolicy>,
     info: ServerConfig,
@@ -161,6 +164,28 @@ struct Shared {
     in_flight: std::sync::Mutex<HashMap<(u64, RequestId), CancellationToken>>,
     /// The number of the next session (HTTP serves many).
     next_session: std::sync::atomic::AtomicU64,
+}
+
+/// A call running past the request that started it: a 2026-07-28
+/// client's call whose handler asks questions, answered in later calls.
+struct Followed {
+    tool: String,
+    output: Option<OutputFormat>,
+    call: tokio::task::JoinHandle<Option<CallOutcome>>,
+    asks: tokio::sync::mpsc::UnboundedReceiver<ask::Asked>,
+    cancel: CancellationToken,
+}
+
+/// A followed call waiting for the answer to its question.
+struct Round {
+    followed: Followed,
+    waiting: ask::Asked,
+}
+
+/// What a followed call did next.
+enum Next {
+    Done(Option<CallOutcome>),
+    Asked(ask::Asked),
 }
 
 /// What belongs to one client's session: request ids are the client's
@@ -256,6 +281,7 @@ impl BridgeServer {
                 values,
                 peers: Mutex::default(),
                 fetching: std::sync::atomic::AtomicBool::new(false),
+                rounds: Mutex::default(),
                 policies,
                 info,
                 exec: Executor::new(),
@@ -397,6 +423,30 @@ impl BridgeServer {
         if wants_task {
             return Ok(self.start_task(tool, job, policy));
         }
+        if ask::in_rounds(&context) && ask::can_ask(&context) {
+            // Its questions are answers to this request, the call goes on
+            // past it.
+            let cancel = CancellationToken::new();
+            let (asks, asked) = tokio::sync::mpsc::unbounded_channel();
+            let watch = Watch {
+                cancel: cancel.clone(),
+                progress: None,
+                log: None,
+                asker: Some(ask::Asker::in_rounds(asks)),
+            };
+            let server = Arc::clone(&self.shared);
+            let name = tool.clone();
+            let call =
+                tokio::spawn(async move { server.exec.run(&name, job, policy, watch).await });
+            let followed = Followed {
+                tool,
+                output: policy.output,
+                call,
+                asks: asked,
+                cancel,
+            };
+            return self.follow(followed, &context).await;
+        }
         let cancel = CancellationToken::new();
         let key = (self.session.id, context.id.clone());
         if let Ok(mut in_flight) = shared.in_flight.lock() {
@@ -420,6 +470,88 @@ impl BridgeServer {
             // Cancelled: rmcp sends no answer for it.
             None => Err(ErrorData::internal_error("the call was cancelled", None)),
         }
+    }
+
+    /// Waits for a followed call's next step: its result, or its next
+    /// question as an `input_required` result (the call waits for the
+    /// request that answers it). Cancelling this request stops the call.
+    async fn follow(
+        &self,
+        mut followed: Followed,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let shared = &self.shared;
+        let key = (self.session.id, context.id.clone());
+        if let Ok(mut in_flight) = shared.in_flight.lock() {
+            in_flight.insert(key.clone(), followed.cancel.clone());
+        }
+        let _in_flight = InFlight { shared, id: key };
+        let next = tokio::select! {
+            done = &mut followed.call => Next::Done(done.ok().flatten()),
+            Some(asked) = followed.asks.recv() => Next::Asked(asked),
+        };
+        match next {
+            Next::Done(Some(outcome)) => {
+                Ok(with_output(outcome, followed.output, &followed.tool).into())
+            }
+            // Cancelled: rmcp sends no answer for it.
+            Next::Done(None) => Err(ErrorData::internal_error("the call was cancelled", None)),
+            Next::Asked(asked) => {
+                let requests = std::collections::BTreeMap::from([(
+                    ask::QUESTION_KEY.to_owned(),
+                    ask::input_request(&asked.question),
+                )]);
+                let state = shared.keep_round(Round {
+                    followed,
+                    waiting: asked,
+                });
+                Ok(CallToolResponse::InputRequired(
+                    rmcp::model::InputRequiredResult::new(Some(requests), Some(state)),
+                ))
+            }
+        }
+    }
+
+    /// Goes on with the call waiting under `state` (`requestState`), with
+    /// the answer a 2026-07-28 client sent for its question.
+    async fn resume(
+        &self,
+        state: &str,
+        tool: &str,
+        responses: Option<&rmcp::model::InputResponses>,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let round = self
+            .shared
+            .rounds
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .remove(state);
+        let Some(round) = round else {
+            return Err(ErrorData::invalid_params(
+                format!(
+                    "no call of `{tool}` waits for an answer under this requestState: it ended, \
+                     waited longer than {} minutes, or runs on another server; call the tool \
+                     again without requestState",
+                    ask::ROUND_EXPIRY.as_secs() / 60
+                ),
+                None,
+            ));
+        };
+        if round.followed.tool != tool {
+            let waiting = round.followed.tool.clone();
+            self.shared.rounds_insert(state.to_owned(), round);
+            return Err(ErrorData::invalid_params(
+                format!("this requestState is for a call of `{waiting}`, not of `{tool}`"),
+                None,
+            ));
+        }
+        let answer = ask::answered_in_round(
+            &round.waiting.question,
+            responses.and_then(|responses| responses.get(ask::QUESTION_KEY)),
+        );
+        let _ = round.waiting.answer.send(answer);
+        self.follow(round.followed, context).await
     }
 
     /// Answers a call still running after `timeout` with an error naming
@@ -560,6 +692,17 @@ impl BridgeServer {
             for token in in_flight.values() {
                 token.cancel();
             }
+        }
+        // And the calls waiting for the answer to a question.
+        let rounds = std::mem::take(
+            &mut *self
+                .shared
+                .rounds
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner),
+        );
+        for round in rounds.into_values() {
+            round.followed.cancel.cancel();
         }
     }
 
@@ -800,6 +943,57 @@ async fn fetch_values_while_served(shared: Weak<Shared>) {
 }
 
 impl Shared {
+    /// Keeps a call waiting for an answer; the `requestState` that names
+    /// it. A call still waiting after `ROUND_EXPIRY` is stopped.
+    fn keep_round(self: &Arc<Self>, round: Round) -> String {
+        use std::hash::{BuildHasher, Hasher};
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let count = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        // Hard to guess (two keyed hashes): another client cannot answer
+        // the question by naming the call.
+        let mut state = String::new();
+        for part in 0..2u64 {
+            let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+            hasher.write_u64(count);
+            hasher.write_u64(part);
+            hasher.write_u128(
+                std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |since| since.as_nanos()),
+            );
+            state.push_str(&format!("{:016x}", hasher.finish()));
+        }
+        self.rounds_insert(state.clone(), round);
+        let shared = Arc::downgrade(self);
+        let expiring = state.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(ask::ROUND_EXPIRY).await;
+            let Some(shared) = shared.upgrade() else {
+                return;
+            };
+            let gone = shared
+                .rounds
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .remove(&expiring);
+            if let Some(round) = gone {
+                tracing::info!(
+                    tool = round.followed.tool,
+                    "a question went unanswered: the call is stopped"
+                );
+                round.followed.cancel.cancel();
+            }
+        });
+        state
+    }
+
+    fn rounds_insert(&self, state: String, round: Round) {
+        self.rounds
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .insert(state, round);
+    }
+
     /// Puts the values of the `changed` functions in the tools using them,
     /// and tells every client the tools changed.
     async fn values_changed(&self, values: &values::Values, changed: &[usize]) {
@@ -1132,6 +1326,11 @@ impl ServerHandler for BridgeServer {
                 request.name
             ))])
             .into());
+        }
+        if let Some(state) = &request.request_state {
+            // The answer to a question of a call that is waiting for it.
+            let responses = request.input_responses.as_ref();
+            return self.resume(state, &request.name, responses, &context).await;
         }
         if let Some(values) = &shared.values {
             // What calls are checked against (and `help` shows) waits for
