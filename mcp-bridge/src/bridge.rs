@@ -241,6 +241,8 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
         // A child started for one isolated call: the value comes from the
         // tool's name and JSON arguments, never from argv.
         if let Some(call) = crate::serve::isolate::isolated_call() {
+            // Run for a server: a question goes to no terminal.
+            crate::io::set_serving();
             let built = call.and_then(|call| {
                 let registry = Registry::<C>::new().map_err(|e| e.to_string())?;
                 let cli = registry

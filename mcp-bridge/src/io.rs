@@ -142,6 +142,22 @@ thread_local! {
     static ASKER: std::cell::RefCell<Option<AskFn>> = const { std::cell::RefCell::new(None) };
 }
 
+tokio::task_local! {
+    /// The asker of the call an async handler runs for.
+    static TASK_ASKER: AskFn;
+}
+
+/// Runs an async handler's call with `ask` as its asker.
+pub(crate) async fn asking_in_task<F: std::future::Future>(
+    ask: Option<AskFn>,
+    call: F,
+) -> F::Output {
+    match ask {
+        Some(ask) => TASK_ASKER.scope(ask, call).await,
+        None => call.await,
+    }
+}
+
 /// Makes `ask` the asker of the calls of this thread until the guard goes.
 pub(crate) fn asking_on_thread(ask: Option<AskFn>) -> AskerGuard {
     ASKER.with(|asker| *asker.borrow_mut() = ask);
@@ -161,8 +177,9 @@ impl Drop for AskerGuard {
 /// prints with `println!` (one writing through [`Io`] uses
 /// [`Io::confirm`]): in a terminal, on stderr, read from stdin; under
 /// `mcp serve`, through the client (an MCP elicitation), when it can ask
-/// its user. An `async` handler cannot ask under `mcp serve` (it gets
-/// [`UnansweredReason::CannotAsk`]).
+/// its user. An `async` handler asks with [`confirm_async`] (this
+/// function would block its runtime; under `mcp serve` it refuses with
+/// [`UnansweredReason::CannotAsk`], saying so).
 ///
 /// ```no_run
 /// fn remove(name: &str, force: bool) -> Result<(), Box<dyn std::error::Error>> {
@@ -176,6 +193,45 @@ impl Drop for AskerGuard {
 pub fn confirm(question: &str) -> Result<bool, Unanswered> {
     let question = Question::Confirm(question.to_owned());
     ask_here(&question).map(|answer| matches!(answer, Answer::Yes(true)))
+}
+
+/// [`confirm`] for an `async` handler: the same question, asked without
+/// blocking the runtime (the wait runs on a blocking thread).
+pub async fn confirm_async(question: &str) -> Result<bool, Unanswered> {
+    let question = Question::Confirm(question.to_owned());
+    ask_async(question)
+        .await
+        .map(|answer| matches!(answer, Answer::Yes(true)))
+}
+
+/// [`prompt`] for an `async` handler.
+pub async fn prompt_async(question: &str) -> Result<String, Unanswered> {
+    let question = Question::Text(question.to_owned());
+    ask_async(question).await.map(|answer| match answer {
+        Answer::Text(text) => text,
+        Answer::Yes(yes) => yes.to_string(),
+    })
+}
+
+async fn ask_async(question: Question) -> Result<Answer, Unanswered> {
+    let ask = TASK_ASKER.try_with(Arc::clone).ok();
+    if ask.is_none() && serving() {
+        return Err(Unanswered::new(
+            &question,
+            UnansweredReason::CannotAsk(
+                "this handler runs where the server cannot reach the client (a task, a child \
+                 process)"
+                    .to_owned(),
+            ),
+        ));
+    }
+    let asked = question.clone();
+    let answered = tokio::task::spawn_blocking(move || match ask {
+        Some(ask) => ask(&asked),
+        None => ask_terminal(&asked, &mut std::io::stderr()),
+    })
+    .await;
+    answered.unwrap_or_else(|_| Err(Unanswered::new(&question, UnansweredReason::Cancelled)))
 }
 
 /// Asks the user for a line of text, as [`confirm`] asks.
@@ -195,8 +251,8 @@ fn ask_here(question: &Question) -> Result<Answer, Unanswered> {
         return Err(Unanswered::new(
             question,
             UnansweredReason::CannotAsk(
-                "this handler runs where the server cannot reach the client (an async \
-                 handler, a task, a child process)"
+                "this handler runs where the server cannot reach the client (a task, a child \
+                 process; an async handler asks with `confirm_async`/`prompt_async`)"
                     .to_owned(),
             ),
         ));

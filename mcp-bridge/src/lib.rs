@@ -79,7 +79,9 @@ pub use error::{
     ArgError, CallError, DuplicateTool, InvalidToolName, Problem, RegistryError, ValueProblem,
 };
 pub use handler::IntoHandler;
-pub use io::{confirm, prompt, Io, Output, Report, Unanswered, UnansweredReason};
+pub use io::{
+    confirm, confirm_async, prompt, prompt_async, Io, Output, Report, Unanswered, UnansweredReason,
+};
 pub use mcp_bridge_derive::McpTool;
 pub use registry::{Registry, ToolMode};
 pub use serve::{BridgeServer, CallOutcome};

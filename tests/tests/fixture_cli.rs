@@ -599,7 +599,7 @@ fn ask_and_answer(
 
 #[test]
 fn a_handler_asks_the_user_through_a_client_that_can_ask() {
-    for handler in ["io", "plain"] {
+    for handler in ["io", "plain", "async"] {
         let mut server = asking_session(handler, true);
         let (question, result) = ask_and_answer(
             &mut server,
@@ -680,11 +680,26 @@ fn without_a_client_that_can_ask_the_question_fails_naming_the_flag() {
         assert_eq!(text(&result), "went ahead\n", "{handler}");
         server.finish();
     }
-    // An async handler cannot ask even a client that could.
-    let mut server = asking_session("async", true);
-    let result = server.call(2, "fixture_ask", json!({}));
-    assert!(text(&result).contains("an async handler"), "{result}");
-    server.finish();
+    // Where the server cannot reach the client (an isolated call), the
+    // reason says so.
+    for handler in ["io", "plain", "async"] {
+        let mut command = Command::new(FIXTURE);
+        command
+            .args(["ai", "serve"])
+            .env("FIXTURE_BRIDGE_NAME", "ai")
+            .env("FIXTURE_HANDLER", handler)
+            .env("FIXTURE_ISOLATE", "1");
+        let mut server = RawServer::spawn(command);
+        server.initialize();
+        let result = server.call(2, "fixture_ask", json!({}));
+        let said = text(&result);
+        assert!(
+            (said.contains("no client can be asked here") || said.contains("a child process"))
+                && said.contains("`force: true`"),
+            "{handler}: {result}"
+        );
+        server.finish();
+    }
 }
 
 #[test]
@@ -708,7 +723,7 @@ fn a_question_waiting_for_an_answer_ends_with_its_call() {
 
 #[test]
 fn in_a_terminal_a_question_needs_one() {
-    for handler in ["io", "plain"] {
+    for handler in ["io", "plain", "async"] {
         let output = Command::new(FIXTURE)
             .arg("ask")
             .env("FIXTURE_HANDLER", handler)

@@ -344,6 +344,7 @@ impl Executor {
                     tokio::spawn(async move {
                         let _held = held;
                         let capturing = start_capture();
+                        let call = crate::io::asking_in_task(ask, call);
                         let mut task = tokio::spawn(super::logs::in_task(log, call));
                         let (code, returned) = tokio::select! {
                             done = &mut task => match done {

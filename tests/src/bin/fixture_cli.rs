@@ -356,6 +356,25 @@ async fn run_async(cli: Cli) -> Result<Option<Output>, String> {
             tokio::task::yield_now().await;
             panic!("deliberate crash")
         }
+        Command::Ask { force, name } => {
+            let said = match name {
+                true => format!(
+                    "hello {}",
+                    mcp_bridge::prompt_async("Your name?")
+                        .await
+                        .map_err(|e| e.to_string())?
+                ),
+                false => {
+                    let yes = force
+                        || mcp_bridge::confirm_async("Really go ahead?")
+                            .await
+                            .map_err(|e| e.instead("force").to_string())?;
+                    went_ahead(yes).to_owned()
+                }
+            };
+            println!("{said}");
+            Ok(None)
+        }
         // The rest is synchronous work: off the runtime's workers.
         other => tokio::task::spawn_blocking(move || run_plain(Cli { command: other }))
             .await
