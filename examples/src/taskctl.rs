@@ -355,11 +355,38 @@ impl Locked {
     }
 }
 
+/// For `task remove` of a task that is not done, without `--force`: asks
+/// whether to remove it anyway (in a terminal, a prompt; through an MCP
+/// client that can ask its user, an elicitation; otherwise an error naming
+/// the flag). `true` when the user said yes.
+fn confirm_removal(cli: &Cli) -> Result<bool, TaskError> {
+    let Command::Task(TaskCommand::Remove { id, force: false }) = &cli.command else {
+        return Ok(false);
+    };
+    let file = TaskFile::load(&cli.db)?;
+    if file
+        .tasks
+        .iter()
+        .all(|t| t.id != *id || t.status == Status::Done)
+    {
+        // Done, or no such task: the command says so itself.
+        return Ok(false);
+    }
+    let question = format!("Task #{id} is not done. Remove it anyway?");
+    match mcp_bridge::confirm(&question) {
+        Ok(true) => Ok(true),
+        Ok(false) => Err(TaskError::NotDone(*id)),
+        Err(unanswered) => Err(TaskError::Unanswered(unanswered.instead("force"))),
+    }
+}
+
 /// Runs one parsed command, printing its output: what `main` calls, in the
 /// terminal and as an MCP tool alike. `task list` returns its tasks as
 /// data too (printed as lines in the terminal, `structuredContent` for a
 /// model).
 pub fn run(cli: Cli) -> Result<Option<Output>, TaskError> {
+    // Asked before the file is locked: an answer may take a while.
+    let confirmed = confirm_removal(&cli)?;
     let _lock = Locked::take(&cli.db)?;
     let mut file = TaskFile::load(&cli.db)?;
     if cli.verbose > 0 {
@@ -421,16 +448,8 @@ pub fn run(cli: Cli) -> Result<Option<Output>, TaskError> {
         }
         Command::Task(TaskCommand::Remove { id, force }) => {
             let task = file.find(id)?;
-            if task.status != Status::Done && !force {
-                // In a terminal, a prompt; through an MCP client that can
-                // ask its user, an elicitation; otherwise an error naming
-                // the flag.
-                let question = format!("Task #{id} is not done. Remove it anyway?");
-                let yes = mcp_bridge::confirm(&question)
-                    .map_err(|unanswered| TaskError::Unanswered(unanswered.instead("force")))?;
-                if !yes {
-                    return Err(TaskError::NotDone(id));
-                }
+            if task.status != Status::Done && !force && !confirmed {
+                return Err(TaskError::NotDone(id));
             }
             file.tasks.retain(|t| t.id != id);
             file.save(&cli.db)?;

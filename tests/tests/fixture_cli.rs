@@ -649,6 +649,18 @@ fn a_handler_asks_the_user_through_a_client_that_can_ask() {
         );
         assert_eq!(text(&result), "hello Ann\n", "{handler}");
 
+        // From inside a runtime of the handler's own (the wait runs on
+        // the server's).
+        if handler == "plain" {
+            let (_, result) = ask_and_answer(
+                &mut server,
+                8,
+                json!({"nested": true}),
+                json!({"action": "accept", "content": {"confirm": true}}),
+            );
+            assert_eq!(text(&result), "went ahead\n", "{result}");
+        }
+
         // An answer of the wrong kind is no answer.
         let (_, result) = ask_and_answer(
             &mut server,

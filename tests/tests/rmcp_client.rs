@@ -120,6 +120,46 @@ mod asking {
         client.cancel().await.unwrap();
     }
 
+    /// In the grouped mode the follow-up call names the group, as the
+    /// first did.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_grouped_tool_asks_in_rounds_too() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut cmd = taskctl(dir.path());
+        cmd.args(["--grouped", "1"]);
+        let handler = SaysYes {
+            version: Some(ProtocolVersion::V_2026_07_28),
+            ..SaysYes::default()
+        };
+        let mode = ClientLifecycleMode::Discover {
+            preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+        };
+        let transport = TokioChildProcess::new(cmd).expect("spawn taskctl");
+        let client = handler
+            .clone()
+            .serve_with_lifecycle(transport, mode)
+            .await
+            .unwrap();
+        let call = |arguments: serde_json::Value| {
+            let params = CallToolRequestParams::new("taskctl_task")
+                .with_arguments(arguments.as_object().cloned().unwrap());
+            client.call_tool(params)
+        };
+        call(json!({"command": "add", "arguments": {"title": "keep"}}))
+            .await
+            .unwrap();
+        let removed = call(json!({"command": "remove", "arguments": {"id": 1}}))
+            .await
+            .unwrap();
+        let removed = serde_json::to_value(&removed).unwrap();
+        assert_eq!(
+            removed["content"][0]["text"], "removed task #1\n",
+            "{removed}"
+        );
+        assert_eq!(handler.asked.lock().unwrap().len(), 1);
+        client.cancel().await.unwrap();
+    }
+
     /// Protocol 2026-07-28 has no server requests: the question comes back
     /// as an `input_required` result, which rmcp's client fulfils through
     /// the same handler and calls again; over stdio and over stateless

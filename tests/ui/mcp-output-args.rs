@@ -28,6 +28,8 @@ enum Command {
     Table,
     #[mcp(output = Listing, output = "json")]
     Both,
+    #[mcp(output = yaml)]
+    Unquoted,
     Item(Item),
 }
 

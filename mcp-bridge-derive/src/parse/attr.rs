@@ -811,6 +811,21 @@ pub(crate) fn mcp_attrs(cx: &Ctxt, attrs: &[Attribute], place: McpPlace) -> McpA
                         cx.error_at(&key, "`output` is given twice in `#[mcp(...)]`; keep one");
                     }
                     match syn::parse2::<syn::Type>(tokens) {
+                        // `output = json`: a format written without quotes.
+                        Ok(syn::Type::Path(path))
+                            if path.path.get_ident().is_some_and(|ident| {
+                                mcp_keys::OUTPUT_FORMATS.contains(&ident.to_string().as_str())
+                            }) =>
+                        {
+                            let format = path.path.get_ident().map(ToString::to_string);
+                            cx.error_at(
+                                &path,
+                                format!(
+                                    "`output = {0}` names a type; for the format write `output = \"{0}\"`",
+                                    format.unwrap_or_default()
+                                ),
+                            );
+                        }
                         Ok(ty) => out.returns = Some(ty),
                         Err(error) => cx.push(error),
                     }

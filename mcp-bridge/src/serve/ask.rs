@@ -95,7 +95,10 @@ impl Asker {
     }
 
     /// The asker as a blocking function for a call thread; `stop` ends a
-    /// wait for an answer (the call was cancelled or timed out).
+    /// wait for an answer (the call was cancelled or timed out), and so
+    /// does [`ROUND_EXPIRY`]. The wait runs on the server's runtime and
+    /// the thread waits on a plain channel, so a handler may ask from
+    /// inside a runtime of its own.
     pub(crate) fn blocking(self, stop: CancellationToken) -> AskFn {
         let runtime = tokio::runtime::Handle::current();
         Arc::new(move |question: &Question| {
@@ -105,51 +108,62 @@ impl Asker {
                     UnansweredReason::CannotAsk(why.clone()),
                 ));
             }
-            let peer = match &self.way {
-                Way::Request(peer) => peer.clone(),
-                Way::Round(asks) => {
-                    let (answer, answered) = tokio::sync::oneshot::channel();
-                    let asked = Asked {
-                        question: question.clone(),
-                        answer,
-                    };
-                    if asks.send(asked).is_err() {
-                        return Err(Unanswered::new(question, UnansweredReason::Cancelled));
+            let (sent, answer) = std::sync::mpsc::channel();
+            let (way, stop, asked) = (self.way.clone(), stop.clone(), question.clone());
+            runtime.spawn(async move {
+                let answered = tokio::select! {
+                    answered = way.ask(&asked) => answered,
+                    () = stop.cancelled() => Err(Unanswered::new(&asked, UnansweredReason::Cancelled)),
+                    () = tokio::time::sleep(ROUND_EXPIRY) => {
+                        Err(Unanswered::new(&asked, UnansweredReason::Cancelled))
                     }
-                    return runtime.block_on(async {
-                        tokio::select! {
-                            answer = answered => answer.unwrap_or_else(|_| {
-                                Err(Unanswered::new(question, UnansweredReason::Cancelled))
-                            }),
-                            () = stop.cancelled() => {
-                                Err(Unanswered::new(question, UnansweredReason::Cancelled))
-                            }
-                        }
-                    });
-                }
-            };
-            let params = form(question);
-            let asked = runtime.block_on(async {
-                tokio::select! {
-                    result = peer.create_elicitation(params) => Some(result),
-                    () = stop.cancelled() => None,
-                }
+                };
+                let _ = sent.send(answered);
             });
-            let result = match asked {
-                None => return Err(Unanswered::new(question, UnansweredReason::Cancelled)),
-                Some(Err(error)) => {
-                    return Err(Unanswered::new(
-                        question,
-                        UnansweredReason::CannotAsk(format!(
-                            "the client could not be asked: {error}"
-                        )),
-                    ))
-                }
-                Some(Ok(result)) => result,
-            };
-            answered(question, &result)
+            answer
+                .recv()
+                .unwrap_or_else(|_| Err(Unanswered::new(question, UnansweredReason::Cancelled)))
         })
     }
+}
+
+impl Way {
+    /// Asks `question` and waits for the answer.
+    async fn ask(self, question: &Question) -> Result<Answer, Unanswered> {
+        match self {
+            Way::Round(asks) => {
+                let (answer, answered) = tokio::sync::oneshot::channel();
+                let asked = Asked {
+                    question: question.clone(),
+                    answer,
+                };
+                if asks.send(asked).is_err() {
+                    return Err(Unanswered::new(question, UnansweredReason::Cancelled));
+                }
+                answered
+                    .await
+                    .unwrap_or_else(|_| Err(Unanswered::new(question, UnansweredReason::Cancelled)))
+            }
+            Way::Request(peer) => match peer.create_elicitation(form(question)).await {
+                Ok(result) => answered(question, &result),
+                Err(error) => Err(Unanswered::new(
+                    question,
+                    UnansweredReason::CannotAsk(format!("the client could not be asked: {error}")),
+                )),
+            },
+        }
+    }
+}
+
+/// An asker that refuses every question, saying `why`: a call no client
+/// can be asked for (a task, a direct call).
+pub(crate) fn refusing(why: &'static str) -> AskFn {
+    Arc::new(move |question: &Question| {
+        Err(Unanswered::new(
+            question,
+            UnansweredReason::CannotAsk(why.to_owned()),
+        ))
+    })
 }
 
 /// The answer an elicitation result gives to `question`.
@@ -169,7 +183,12 @@ pub(crate) fn answered_in_round(
     response: Option<&Value>,
 ) -> Result<Answer, Unanswered> {
     let Some(response) = response else {
-        return Err(Unanswered::new(question, UnansweredReason::Cancelled));
+        return Err(Unanswered::new(
+            question,
+            UnansweredReason::CannotAsk(format!(
+                "the client's call carried no answer under `{QUESTION_KEY}` in inputResponses"
+            )),
+        ));
     };
     match serde_json::from_value::<ElicitResult>(response.clone()) {
         Ok(result) => answered(question, &result),

@@ -223,8 +223,14 @@ impl Executor {
         let limit = self.limits.output_limit;
         let stop = Arc::new(AtomicBool::new(false));
         let abort = CancellationToken::new();
-        // A question waits until the call is stopped, at the latest.
-        let ask = asker.map(|asker| asker.blocking(abort.clone()));
+        // A question waits until the call is stopped, at the latest; a
+        // call no client can be asked for refuses it, saying so.
+        let ask = Some(match asker {
+            Some(asker) => asker.blocking(abort.clone()),
+            None => {
+                super::ask::refusing("no client can be asked for this call (it runs as a task)")
+            }
+        });
         #[cfg(unix)]
         let start_capture = move || {
             capture.and_then(|capture| match capture.start(limit) {
@@ -266,6 +272,8 @@ impl Executor {
                     self.pool
                         .run(move || {
                             let _log = super::logs::Entered::on_thread(log);
+                            // `confirm()` from an `Io` handler asks too.
+                            let _ask = crate::io::asking_on_thread(ask.clone());
                             let _held = held;
                             let capturing = start_capture();
                             let mut out = Bounded::new(limit);

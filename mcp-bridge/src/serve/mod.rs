@@ -169,11 +169,18 @@ struct Shared {
 /// A call running past the request that started it: a 2026-07-28
 /// client's call whose handler asks questions, answered in later calls.
 struct Followed {
+    /// The tool the client called (a group's, in the grouped mode).
+    called: String,
     tool: String,
     output: Option<OutputFormat>,
     call: tokio::task::JoinHandle<Option<CallOutcome>>,
     asks: tokio::sync::mpsc::UnboundedReceiver<ask::Asked>,
     cancel: CancellationToken,
+    /// The first request's notifications (progress, logs), sent before
+    /// its answer.
+    outbox: Option<Arc<Outbox>>,
+    /// Whether progress still has a request to go to.
+    live: Arc<std::sync::atomic::AtomicBool>,
 }
 
 /// A followed call waiting for the answer to its question.
@@ -382,6 +389,7 @@ impl BridgeServer {
     /// refused): within the limits, as a task when asked, cancellable.
     async fn run_prepared(
         &self,
+        called: &str,
         tool: String,
         prepared: Result<(usize, Job), CallError>,
         arguments: Map<String, Value>,
@@ -428,10 +436,22 @@ impl BridgeServer {
             // past it.
             let cancel = CancellationToken::new();
             let (asks, asked) = tokio::sync::mpsc::unbounded_channel();
+            // Progress goes to this request until the first question
+            // answers it; then it stops (no request is left to report to).
+            let (outbox, progress, log) = call_notifications(&self.session, &tool, &context);
+            let live = Arc::new(std::sync::atomic::AtomicBool::new(true));
+            let progress = progress.map(|progress| {
+                let live = Arc::clone(&live);
+                Arc::new(move |done, total, message| {
+                    if live.load(std::sync::atomic::Ordering::SeqCst) {
+                        progress(done, total, message);
+                    }
+                }) as ProgressFn
+            });
             let watch = Watch {
                 cancel: cancel.clone(),
-                progress: None,
-                log: None,
+                progress,
+                log,
                 asker: Some(ask::Asker::in_rounds(asks)),
             };
             let server = Arc::clone(&self.shared);
@@ -439,11 +459,14 @@ impl BridgeServer {
             let call =
                 tokio::spawn(async move { server.exec.run(&name, job, policy, watch).await });
             let followed = Followed {
+                called: called.to_owned(),
                 tool,
                 output: policy.output,
                 call,
                 asks: asked,
                 cancel,
+                outbox,
+                live,
             };
             return self.follow(followed, &context).await;
         }
@@ -487,9 +510,26 @@ impl BridgeServer {
         }
         let _in_flight = InFlight { shared, id: key };
         let next = tokio::select! {
-            done = &mut followed.call => Next::Done(done.ok().flatten()),
+            done = &mut followed.call => Next::Done(match done {
+                Ok(outcome) => outcome,
+                Err(_) => Some(CallOutcome::new(
+                    101,
+                    String::new(),
+                    "the call failed before it could answer\n".to_owned(),
+                )),
+            }),
             Some(asked) = followed.asks.recv() => Next::Asked(asked),
         };
+        if let Next::Asked(_) = next {
+            followed
+                .live
+                .store(false, std::sync::atomic::Ordering::SeqCst);
+        }
+        // Progress and logs first, then the answer (once: later answers
+        // belong to other requests).
+        if let Some(outbox) = followed.outbox.take() {
+            outbox.flush().await;
+        }
         match next {
             Next::Done(Some(outcome)) => {
                 Ok(with_output(outcome, followed.output, &followed.tool).into())
@@ -521,12 +561,25 @@ impl BridgeServer {
         responses: Option<&rmcp::model::InputResponses>,
         context: &RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let round = self
-            .shared
-            .rounds
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .remove(state);
+        let round = {
+            let mut rounds = self
+                .shared
+                .rounds
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            match rounds.get(state) {
+                Some(waiting) if waiting.followed.called != tool => {
+                    return Err(ErrorData::invalid_params(
+                        format!(
+                            "this requestState is for a call of `{}`, not of `{tool}`",
+                            waiting.followed.called
+                        ),
+                        None,
+                    ));
+                }
+                _ => rounds.remove(state),
+            }
+        };
         let Some(round) = round else {
             return Err(ErrorData::invalid_params(
                 format!(
@@ -538,14 +591,6 @@ impl BridgeServer {
                 None,
             ));
         };
-        if round.followed.tool != tool {
-            let waiting = round.followed.tool.clone();
-            self.shared.rounds_insert(state.to_owned(), round);
-            return Err(ErrorData::invalid_params(
-                format!("this requestState is for a call of `{waiting}`, not of `{tool}`"),
-                None,
-            ));
-        }
         let answer = ask::answered_in_round(
             &round.waiting.question,
             responses.and_then(|responses| responses.get(ask::QUESTION_KEY)),
@@ -683,6 +728,8 @@ impl BridgeServer {
         self.shared
             .draining
             .store(true, std::sync::atomic::Ordering::SeqCst);
+        // Their answers would be refused now.
+        self.shared.stop_rounds();
     }
 
     /// Stops every call in flight, as a client's cancellation would (the
@@ -693,17 +740,7 @@ impl BridgeServer {
                 token.cancel();
             }
         }
-        // And the calls waiting for the answer to a question.
-        let rounds = std::mem::take(
-            &mut *self
-                .shared
-                .rounds
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner),
-        );
-        for round in rounds.into_values() {
-            round.followed.cancel.cancel();
-        }
+        self.shared.stop_rounds();
     }
 
     /// The tool definitions exactly as `tools/list` returns them (with
@@ -757,12 +794,15 @@ impl BridgeServer {
             }
         }
         let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
+        // No client to ask: a question is refused (never put to a terminal).
+        let ask = ask::refusing("no client can be asked for a direct call (`BridgeServer::call`)");
+        let _ask = crate::io::asking_on_thread(Some(Arc::clone(&ask)));
         let Ended {
             code: exit_code,
             structured,
         } = match job {
             Job::WithIo(f) => {
-                let mut io = Io::new(&mut stdout, &mut stderr, true);
+                let mut io = Io::new(&mut stdout, &mut stderr, true).asking(Some(ask));
                 let code = f(&mut io);
                 let structured = io.take_structured();
                 Ended { code, structured }
@@ -772,7 +812,7 @@ impl BridgeServer {
                 .enable_all()
                 .build()
                 .map_err(|error| CallError::Failed(error.to_string()))?
-                .block_on(call),
+                .block_on(crate::io::asking_in_task(Some(ask), call)),
             Job::Isolated { .. } => {
                 return Err(CallError::Failed(
                     "isolated calls run only when served".into(),
@@ -992,6 +1032,19 @@ impl Shared {
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .insert(state, round);
+    }
+
+    /// Stops the calls waiting for the answer to a question.
+    fn stop_rounds(&self) {
+        let rounds = std::mem::take(
+            &mut *self
+                .rounds
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner),
+        );
+        for round in rounds.into_values() {
+            round.followed.cancel.cancel();
+        }
     }
 
     /// Puts the values of the `changed` functions in the tools using them,
@@ -1352,6 +1405,7 @@ impl ServerHandler for BridgeServer {
                         let name = read(flat)[index].name.to_string();
                         return self
                             .run_prepared(
+                                &request.name,
                                 name,
                                 job.map(|job| (index, job)),
                                 arguments.into_owned(),
@@ -1365,8 +1419,14 @@ impl ServerHandler for BridgeServer {
                 }
             }
         };
-        self.run_prepared(request.name.to_string(), prepared, arguments, context)
-            .await
+        self.run_prepared(
+            &request.name,
+            request.name.to_string(),
+            prepared,
+            arguments,
+            context,
+        )
+        .await
     }
 
     #[allow(deprecated)]

@@ -46,6 +46,12 @@ struct Use {
 struct Function {
     source: ValuesSource,
     state: Mutex<State>,
+    /// Held while a fetch is waited for: one at a time, and a call that
+    /// waited behind one uses its values.
+    turn: tokio::sync::Mutex<()>,
+    /// Set while the function runs (a hung one past its timeout too): no
+    /// second thread is started for it meanwhile.
+    running: Arc<std::sync::atomic::AtomicBool>,
 }
 
 #[derive(Default)]
@@ -77,6 +83,8 @@ impl Values {
                         functions.push(Function {
                             source,
                             state: Mutex::default(),
+                            turn: tokio::sync::Mutex::new(()),
+                            running: Arc::default(),
                         });
                         functions.len() - 1
                     }
@@ -126,18 +134,44 @@ impl Values {
     /// Fetches function `at`'s values off the event loop; `true` when they
     /// changed.
     pub(crate) async fn fetch(&self, at: usize) -> bool {
-        let source = self.functions[at].source;
-        let fetched = tokio::time::timeout(
-            FETCH_TIMEOUT,
-            tokio::task::spawn_blocking(move || source.call()),
-        )
-        .await;
+        let function = &self.functions[at];
+        let _turn = function.turn.lock().await;
+        if !self.may_refetch(at) {
+            // Fetched while this call waited for its turn.
+            return false;
+        }
+        let Some(started) = self.start(at) else {
+            return self.settle(at, Err(still_running()));
+        };
+        let fetched =
+            tokio::time::timeout(FETCH_TIMEOUT, tokio::task::spawn_blocking(started)).await;
         let fetched = match fetched {
             Ok(Ok(fetched)) => fetched,
             Ok(Err(error)) => Err(format!("it did not finish: {error}")),
             Err(_) => Err(format!("it took longer than {}s", FETCH_TIMEOUT.as_secs())),
         };
         self.settle(at, fetched)
+    }
+
+    /// The function `at` to run once, clearing its running mark when it
+    /// returns; `None` while an earlier run has not returned.
+    fn start(
+        &self,
+        at: usize,
+    ) -> Option<impl FnOnce() -> Result<Vec<String>, String> + Send + 'static> {
+        let function = &self.functions[at];
+        if function
+            .running
+            .swap(true, std::sync::atomic::Ordering::SeqCst)
+        {
+            return None;
+        }
+        let (source, running) = (function.source, Arc::clone(&function.running));
+        Some(move || {
+            let fetched = source.call();
+            running.store(false, std::sync::atomic::Ordering::SeqCst);
+            fetched
+        })
     }
 
     /// Fetches, on this thread, the due values of the functions `tool`
@@ -151,8 +185,19 @@ impl Values {
                     .get(tool)
                     .is_some_and(|uses| uses.iter().any(|u| u.function == at))
             });
-            if used {
-                let fetched = self.functions[at].source.call();
+            // Another fetch of it under way: its values come from that one.
+            let turn = self.functions[at].turn.try_lock();
+            if used && turn.is_ok() {
+                let fetched = match self.start(at) {
+                    None => Err(still_running()),
+                    Some(started) => {
+                        let (sent, fetched) = std::sync::mpsc::channel();
+                        std::thread::spawn(move || sent.send(started()));
+                        fetched.recv_timeout(FETCH_TIMEOUT).unwrap_or_else(|_| {
+                            Err(format!("it took longer than {}s", FETCH_TIMEOUT.as_secs()))
+                        })
+                    }
+                };
                 if self.settle(at, fetched) {
                     changed.push(at);
                 }
@@ -232,7 +277,9 @@ impl Values {
     pub(crate) fn patched(&self, tool: usize, spec: &ToolSpec) -> ToolSpec {
         let mut spec = spec.clone();
         for using in self.uses.get(tool).into_iter().flatten() {
-            let Some(values) = self.current(using.function) else {
+            // None yet, or none at all: an empty `enum` no value could
+            // meet would make the tool unusable; calls are refused anyway.
+            let Some(values) = self.current(using.function).filter(|v| !v.is_empty()) else {
                 continue;
             };
             if let Some(param) = spec.params.iter_mut().find(|p| p.name == using.property) {
@@ -307,6 +354,14 @@ impl Values {
             .fetched
             .is_none_or(|fetched| fetched.elapsed() >= MIN_REFETCH)
     }
+}
+
+/// Why a function is not run again.
+fn still_running() -> String {
+    format!(
+        "its previous run has not returned (after more than {}s)",
+        FETCH_TIMEOUT.as_secs()
+    )
 }
 
 fn lock(state: &Mutex<State>) -> std::sync::MutexGuard<'_, State> {

@@ -129,6 +129,9 @@ enum Command {
         /// Ask for a name instead
         #[arg(long)]
         name: bool,
+        /// Ask from inside a tokio runtime of the handler's own
+        #[arg(long)]
+        nested: bool,
     },
     /// Returns numbers as data, declaring no type
     Numbers {
@@ -242,7 +245,7 @@ fn run_io(cli: Cli, io: &mut Io) -> Result<Option<Output>, String> {
             std::thread::sleep(Duration::from_millis(ms));
             writeln!(io.out(), "done in time").map_err(text)?;
         }
-        Command::Ask { force, name } => {
+        Command::Ask { force, name, .. } => {
             let said = match name {
                 true => format!(
                     "hello {}",
@@ -310,7 +313,24 @@ fn run_plain(cli: Cli) -> Result<Option<Output>, String> {
         }
         Command::Exit { code } => std::process::exit(i32::from(code)),
         Command::Label { name, also } => println!("label {name} {also:?}"),
-        Command::Ask { force, name } => match name {
+        Command::Ask {
+            nested: true,
+            force,
+            ..
+        } => {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .build()
+                .map_err(|e| e.to_string())?;
+            let yes = runtime.block_on(async {
+                match force {
+                    true => Ok(true),
+                    false => mcp_bridge::confirm("Really go ahead?"),
+                }
+            });
+            let yes = yes.map_err(|e| e.instead("force").to_string())?;
+            println!("{}", went_ahead(yes));
+        }
+        Command::Ask { force, name, .. } => match name {
             true => println!(
                 "hello {}",
                 mcp_bridge::prompt("Your name?").map_err(|e| e.to_string())?
@@ -356,7 +376,7 @@ async fn run_async(cli: Cli) -> Result<Option<Output>, String> {
             tokio::task::yield_now().await;
             panic!("deliberate crash")
         }
-        Command::Ask { force, name } => {
+        Command::Ask { force, name, .. } => {
             let said = match name {
                 true => format!(
                     "hello {}",
