@@ -38,6 +38,21 @@ pub(crate) enum Answer {
     Text(String),
 }
 
+impl Answer {
+    /// Whether it is a yes.
+    fn yes(self) -> bool {
+        matches!(self, Answer::Yes(true))
+    }
+
+    /// It as text.
+    fn into_text(self) -> String {
+        match self {
+            Answer::Text(text) => text,
+            Answer::Yes(yes) => yes.to_string(),
+        }
+    }
+}
+
 /// Why a command's question ([`Io::confirm`], [`confirm`]...) got no
 /// answer. Its message says what the question was and why; with
 /// [`Unanswered::instead`], also which flag answers it ahead of time
@@ -192,25 +207,20 @@ impl Drop for AskerGuard {
 /// ```
 pub fn confirm(question: &str) -> Result<bool, Unanswered> {
     let question = Question::Confirm(question.to_owned());
-    ask_here(&question).map(|answer| matches!(answer, Answer::Yes(true)))
+    ask_here(&question).map(Answer::yes)
 }
 
 /// [`confirm`] for an `async` handler: the same question, asked without
 /// blocking the runtime (the wait runs on a blocking thread).
 pub async fn confirm_async(question: &str) -> Result<bool, Unanswered> {
     let question = Question::Confirm(question.to_owned());
-    ask_async(question)
-        .await
-        .map(|answer| matches!(answer, Answer::Yes(true)))
+    ask_async(question).await.map(Answer::yes)
 }
 
 /// [`prompt`] for an `async` handler.
 pub async fn prompt_async(question: &str) -> Result<String, Unanswered> {
     let question = Question::Text(question.to_owned());
-    ask_async(question).await.map(|answer| match answer {
-        Answer::Text(text) => text,
-        Answer::Yes(yes) => yes.to_string(),
-    })
+    ask_async(question).await.map(Answer::into_text)
 }
 
 async fn ask_async(question: Question) -> Result<Answer, Unanswered> {
@@ -237,10 +247,7 @@ async fn ask_async(question: Question) -> Result<Answer, Unanswered> {
 /// Asks the user for a line of text, as [`confirm`] asks.
 pub fn prompt(question: &str) -> Result<String, Unanswered> {
     let question = Question::Text(question.to_owned());
-    ask_here(&question).map(|answer| match answer {
-        Answer::Text(text) => text,
-        Answer::Yes(yes) => yes.to_string(),
-    })
+    ask_here(&question).map(Answer::into_text)
 }
 
 fn ask_here(question: &Question) -> Result<Answer, Unanswered> {
@@ -352,17 +359,13 @@ impl<'a> Io<'a> {
     /// ```
     pub fn confirm(&mut self, question: &str) -> Result<bool, Unanswered> {
         let question = Question::Confirm(question.to_owned());
-        self.ask(&question)
-            .map(|answer| matches!(answer, Answer::Yes(true)))
+        self.ask(&question).map(Answer::yes)
     }
 
     /// Asks the user for a line of text, as [`Io::confirm`] asks.
     pub fn prompt(&mut self, question: &str) -> Result<String, Unanswered> {
         let question = Question::Text(question.to_owned());
-        self.ask(&question).map(|answer| match answer {
-            Answer::Text(text) => text,
-            Answer::Yes(yes) => yes.to_string(),
-        })
+        self.ask(&question).map(Answer::into_text)
     }
 
     fn ask(&mut self, question: &Question) -> Result<Answer, Unanswered> {

@@ -17,27 +17,9 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 from typing import Any
 
-
-class Failed(Exception):
-    pass
-
-
-passed = 0
-
-
-def ok(cond: Any, what: str, detail: str = "") -> None:
-    global passed
-    if not cond:
-        raise Failed(f"{what}: {detail}")
-    passed += 1
-    print(f"ok: {what}")
-
-
-def text(result: Any) -> str:
-    return "".join(getattr(block, "text", "") for block in result.content)
+from checks import ok, run, text
 
 
 async def main(args: argparse.Namespace, server_cmd: list[str]) -> None:
@@ -87,18 +69,7 @@ async def main(args: argparse.Namespace, server_cmd: list[str]) -> None:
 
 
 if __name__ == "__main__":
-    argv = sys.argv[1:]
-    own, server_cmd = (argv[: argv.index("--")], argv[argv.index("--") + 1 :]) if "--" in argv else (argv, [])
     parser = argparse.ArgumentParser()
     parser.add_argument("--url")
     parser.add_argument("--mode", default="legacy")
-    args = parser.parse_args(own)
-    import anyio
-
-    try:
-        anyio.run(main, args, server_cmd)
-    except Failed as failure:
-        print(f"FAIL: {failure}")
-        print(f"{passed} passed, 1 failed")
-        sys.exit(1)
-    print(f"{passed} passed, 0 failed")
+    run(main, parser)

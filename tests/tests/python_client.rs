@@ -8,7 +8,8 @@
 
 mod common;
 
-use std::path::PathBuf;
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn python() -> Option<PathBuf> {
@@ -98,44 +99,43 @@ fn python_sdk_client_over_stateless_http_with_protocol_2026_07_28() {
     run_client_over_http(Some("2026-07-28"), &["--stateless"]);
 }
 
-/// The grouped and search modes, help resources and example prompts
-/// (`tests/python/tool_modes_client.py`),
-/// over stdio, or over HTTP with `http` extra arguments.
-fn run_modes_client(mode: &str, http: Option<&[&str]>) {
+/// Runs the Python client `script` (with `args`) against `bin serve...`:
+/// over stdio, started by the SDK, or, with `http` (the extra arguments of
+/// `--http`), started here and given to the script by its URL. `env` is
+/// the server's. The script must end with `N passed, 0 failed`.
+fn run_script(
+    script: &str,
+    args: &[&OsStr],
+    bin: &Path,
+    serve: &[&OsStr],
+    env: &[(&str, &OsStr)],
+    http: Option<&[&str]>,
+) {
     let Some(python) = python() else { return };
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("tasks.json");
-    let serve: Vec<String> = match mode {
-        "grouped" => vec!["--grouped".into(), "1".into()],
-        "search" => vec!["--search".into()],
-        _ => Vec::new(),
-    };
     let mut command = Command::new(python);
     command
-        .arg(common::workspace_root().join("tests/python/tool_modes_client.py"))
-        .args(["--mode", mode]);
+        .arg(common::workspace_root().join("tests/python").join(script))
+        .args(args);
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let _server = match http {
         Some(extra) => {
-            let mut cmd = tokio::process::Command::new(common::taskctl());
-            cmd.arg("--db")
-                .arg(&db)
-                .args(["mcp", "serve", "--http", "127.0.0.1:0"])
-                .args(&serve)
+            let mut cmd = tokio::process::Command::new(bin);
+            cmd.args(serve)
+                .args(["--http", "127.0.0.1:0"])
                 .args(extra)
+                .envs(env.iter().copied())
                 .env("MCP_BRIDGE_LOG", "warn,mcp_bridge=info");
             let (server, url) = runtime.block_on(common::http::spawn(cmd));
             command.args(["--url", &url]);
             Some(server)
         }
         None => {
+            // The scripts pass their environment on to the server.
             command
                 .arg("--")
-                .arg(common::taskctl())
-                .arg("--db")
-                .arg(&db)
-                .args(["mcp", "serve"])
-                .args(&serve);
+                .arg(bin)
+                .args(serve)
+                .envs(env.iter().copied());
             None
         }
     };
@@ -143,9 +143,37 @@ fn run_modes_client(mode: &str, http: Option<&[&str]>) {
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(
         output.status.success() && stdout.trim_end().ends_with("passed, 0 failed"),
-        "Python SDK client ({mode}) failed ({:?}):\n{stdout}\n--- stderr ---\n{}",
+        "Python SDK client {script} failed ({:?}):\n{stdout}\n--- stderr ---\n{}",
         output.status,
         String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+/// The grouped and search modes, help resources and example prompts
+/// (`tests/python/tool_modes_client.py`),
+/// over stdio, or over HTTP with `http` extra arguments.
+fn run_modes_client(mode: &str, http: Option<&[&str]>) {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("tasks.json");
+    let mut serve = vec![
+        OsStr::new("--db"),
+        db.as_os_str(),
+        OsStr::new("mcp"),
+        OsStr::new("serve"),
+    ];
+    match mode {
+        "grouped" => serve.extend([OsStr::new("--grouped"), OsStr::new("1")]),
+        "search" => serve.push(OsStr::new("--search")),
+        _ => {}
+    }
+    let args = [OsStr::new("--mode"), OsStr::new(mode)];
+    run_script(
+        "tool_modes_client.py",
+        &args,
+        common::taskctl(),
+        &serve,
+        &[],
+        http,
     );
 }
 
@@ -184,7 +212,6 @@ fn python_sdk_client_resources_and_prompts_over_http() {
 /// (`tests/python/tool_modes_client.py --mode values`), over stdio or
 /// over HTTP with sessions.
 fn run_values_client(http: bool) {
-    let Some(python) = python() else { return };
     let dir = tempfile::tempdir().unwrap();
     let inventory = dir.path().join("inventory.json");
     std::fs::write(
@@ -193,38 +220,18 @@ fn run_values_client(http: bool) {
             {"name": "b-1", "region": "north", "cores": 4, "services": []}]"#,
     )
     .unwrap();
-    let mut command = Command::new(python);
-    command
-        .arg(common::workspace_root().join("tests/python/tool_modes_client.py"))
-        .args(["--mode", "values", "--inventory"])
-        .arg(&inventory);
-    let runtime = tokio::runtime::Runtime::new().unwrap();
-    let _server = match http {
-        true => {
-            let mut cmd = tokio::process::Command::new(common::fleet());
-            cmd.args(["mcp", "serve", "--flat", "--http", "127.0.0.1:0"])
-                .env("FLEET_INVENTORY", &inventory)
-                .env("MCP_BRIDGE_LOG", "warn,mcp_bridge=info");
-            let (server, url) = runtime.block_on(common::http::spawn(cmd));
-            command.args(["--url", &url]);
-            Some(server)
-        }
-        false => {
-            command
-                .arg("--")
-                .arg(common::fleet())
-                .args(["mcp", "serve", "--flat"])
-                .env("FLEET_INVENTORY", &inventory);
-            None
-        }
-    };
-    let output = command.output().expect("python runs");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success() && stdout.trim_end().ends_with("passed, 0 failed"),
-        "Python SDK client (values) failed ({:?}):\n{stdout}\n--- stderr ---\n{}",
-        output.status,
-        String::from_utf8_lossy(&output.stderr)
+    let args = ["--mode", "values", "--inventory"].map(OsStr::new);
+    let args = [&args[..], &[inventory.as_os_str()]].concat();
+    let serve = ["mcp", "serve", "--flat"].map(OsStr::new);
+    let env = [("FLEET_INVENTORY", inventory.as_os_str())];
+    let http: Option<&[&str]> = if http { Some(&[]) } else { None };
+    run_script(
+        "tool_modes_client.py",
+        &args,
+        common::fleet(),
+        &serve,
+        &env,
+        http,
     );
 }
 
@@ -243,41 +250,11 @@ fn python_sdk_client_fetched_values_over_http_with_sessions() {
 /// the fixture CLI with an `Io` handler), over stdio or HTTP (`http`: the
 /// extra arguments of `serve --http`), negotiating `mode`.
 fn run_ask_client(mode: &str, http: Option<&[&str]>) {
-    let Some(python) = python() else { return };
-    let fixture = env!("CARGO_BIN_EXE_fixture_cli");
-    let mut command = Command::new(python);
-    command
-        .arg(common::workspace_root().join("tests/python/ask_client.py"))
-        .args(["--mode", mode]);
-    let runtime = tokio::runtime::Runtime::new().unwrap();
-    let _server = match http {
-        Some(extra) => {
-            let mut cmd = tokio::process::Command::new(fixture);
-            cmd.args(["ai", "serve", "--http", "127.0.0.1:0"])
-                .args(extra)
-                .env("FIXTURE_BRIDGE_NAME", "ai")
-                .env("MCP_BRIDGE_LOG", "warn,mcp_bridge=info");
-            let (server, url) = runtime.block_on(common::http::spawn(cmd));
-            command.args(["--url", &url]);
-            Some(server)
-        }
-        None => {
-            command
-                .arg("--")
-                .arg(fixture)
-                .args(["ai", "serve"])
-                .env("FIXTURE_BRIDGE_NAME", "ai");
-            None
-        }
-    };
-    let output = command.output().expect("python runs");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success() && stdout.trim_end().ends_with("passed, 0 failed"),
-        "Python SDK client (ask) failed ({:?}):\n{stdout}\n--- stderr ---\n{}",
-        output.status,
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let fixture = Path::new(env!("CARGO_BIN_EXE_fixture_cli"));
+    let args = [OsStr::new("--mode"), OsStr::new(mode)];
+    let serve = ["ai", "serve"].map(OsStr::new);
+    let env = [("FIXTURE_BRIDGE_NAME", OsStr::new("ai"))];
+    run_script("ask_client.py", &args, fixture, &serve, &env, http);
 }
 
 #[test]

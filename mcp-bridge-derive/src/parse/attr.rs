@@ -478,6 +478,23 @@ impl McpPlace {
     }
 }
 
+/// `key = "30s"`: the duration in milliseconds, above zero; otherwise an
+/// error at the string showing `examples`.
+fn duration_millis(cx: &Ctxt, key: &Ident, lit: &LitStr, examples: &str) -> Option<u64> {
+    let millis = parse_duration_millis(&lit.value()).filter(|millis| *millis > 0);
+    if millis.is_none() {
+        cx.error_at(
+            lit,
+            format!(
+                "`{key} = {:?}` is not a duration: write a number with a unit, `ms`, `s`, `m` or \
+                 `h` ({examples}), above zero",
+                lit.value()
+            ),
+        );
+    }
+    millis
+}
+
 /// `"30s"`, `"1m30s"`, `"500ms"`, `"2h"` in milliseconds.
 fn parse_duration_millis(text: &str) -> Option<u64> {
     let mut total: u64 = 0;
@@ -714,16 +731,9 @@ pub(crate) fn mcp_attrs(cx: &Ctxt, attrs: &[Attribute], place: McpPlace) -> McpA
                     if out.timeout.is_some() {
                         cx.error_at(&key, "`timeout` is given twice in `#[mcp(...)]`; keep one");
                     }
-                    match parse_duration_millis(&lit.value()) {
-                        Some(millis) if millis > 0 => out.timeout = Some(millis),
-                        _ => cx.error_at(
-                            &lit,
-                            format!(
-                                "`timeout = {:?}` is not a duration: write a number with a unit, \
-                                 `ms`, `s`, `m` or `h` (`\"30s\"`, `\"1m30s\"`, `\"500ms\"`), above zero",
-                                lit.value()
-                            ),
-                        ),
+                    let examples = "`\"30s\"`, `\"1m30s\"`, `\"500ms\"`";
+                    if let Some(millis) = duration_millis(cx, &key, &lit, examples) {
+                        out.timeout = Some(millis);
                     }
                 }
                 (hint, item) if mcp_keys::HINTS.contains(&hint) => {
@@ -968,21 +978,11 @@ pub(crate) fn mcp_attrs(cx: &Ctxt, attrs: &[Attribute], place: McpPlace) -> McpA
                             "`values_ttl` is given twice in `#[mcp(...)]`; keep one",
                         );
                     }
-                    match parse_duration_millis(&lit.value()) {
-                        Some(millis) if millis > 0 => {
-                            out.values_ttl = Some(Spanned {
-                                value: millis,
-                                span: key.span(),
-                            });
-                        }
-                        _ => cx.error_at(
-                            &lit,
-                            format!(
-                                "`values_ttl = {:?}` is not a duration: write a number with a unit, \
-                                 `ms`, `s`, `m` or `h` (`\"5m\"`, `\"30s\"`), above zero",
-                                lit.value()
-                            ),
-                        ),
+                    if let Some(millis) = duration_millis(cx, &key, &lit, "`\"5m\"`, `\"30s\"`") {
+                        out.values_ttl = Some(Spanned {
+                            value: millis,
+                            span: key.span(),
+                        });
                     }
                 }
                 (mcp_keys::VALUES_TTL, McpItem::Flag(key) | McpItem::Other(key, _)) => {

@@ -364,6 +364,15 @@ impl BridgeServer {
         tokio::spawn(fetch_values_while_served(Arc::downgrade(&self.shared)));
     }
 
+    /// Starts fetching values (once), and waits at most
+    /// `FIRST_VALUES_WAIT` for the first round of them.
+    async fn first_values(&self) {
+        if let Some(values) = &self.shared.values {
+            self.fetch_values();
+            values.first_round(FIRST_VALUES_WAIT).await;
+        }
+    }
+
     /// A value of `arguments` that is not among its property's fetched
     /// values (fetched again first, unless they are fresh), refused.
     async fn refused_value(
@@ -562,11 +571,7 @@ impl BridgeServer {
         context: &RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let round = {
-            let mut rounds = self
-                .shared
-                .rounds
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            let mut rounds = lock(&self.shared.rounds);
             match rounds.get(state) {
                 Some(waiting) if waiting.followed.called != tool => {
                     return Err(ErrorData::invalid_params(
@@ -944,6 +949,11 @@ fn with_output(outcome: CallOutcome, output: Option<OutputFormat>, tool: &str) -
 /// How long the first `tools/list` waits for fetched values.
 const FIRST_VALUES_WAIT: Duration = Duration::from_secs(3);
 
+fn lock<T>(lock: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    lock.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 fn read<T>(lock: &RwLock<T>) -> std::sync::RwLockReadGuard<'_, T> {
     lock.read()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -1003,7 +1013,7 @@ impl Shared {
             );
             state.push_str(&format!("{:016x}", hasher.finish()));
         }
-        self.rounds_insert(state.clone(), round);
+        lock(&self.rounds).insert(state.clone(), round);
         let shared = Arc::downgrade(self);
         let expiring = state.clone();
         tokio::spawn(async move {
@@ -1011,11 +1021,7 @@ impl Shared {
             let Some(shared) = shared.upgrade() else {
                 return;
             };
-            let gone = shared
-                .rounds
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                .remove(&expiring);
+            let gone = lock(&shared.rounds).remove(&expiring);
             if let Some(round) = gone {
                 tracing::info!(
                     tool = round.followed.tool,
@@ -1027,21 +1033,9 @@ impl Shared {
         state
     }
 
-    fn rounds_insert(&self, state: String, round: Round) {
-        self.rounds
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .insert(state, round);
-    }
-
     /// Stops the calls waiting for the answer to a question.
     fn stop_rounds(&self) {
-        let rounds = std::mem::take(
-            &mut *self
-                .rounds
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner),
-        );
+        let rounds = std::mem::take(&mut *lock(&self.rounds));
         for round in rounds.into_values() {
             round.followed.cancel.cancel();
         }
@@ -1057,10 +1051,7 @@ impl Shared {
     /// Tells every client the tools changed.
     async fn notify_tools_changed(&self) {
         let peers: Vec<rmcp::Peer<RoleServer>> = {
-            let mut peers = self
-                .peers
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            let mut peers = lock(&self.peers);
             peers.retain(|peer| !peer.is_transport_closed());
             peers.clone()
         };
@@ -1201,11 +1192,7 @@ impl ServerHandler for BridgeServer {
     async fn on_initialized(&self, context: rmcp::service::NotificationContext<RoleServer>) {
         if self.shared.values.is_some() {
             // Told when fetched values change the tools.
-            let mut peers = self
-                .shared
-                .peers
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            let mut peers = lock(&self.shared.peers);
             peers.retain(|peer| !peer.is_transport_closed());
             peers.push(context.peer);
             drop(peers);
@@ -1332,11 +1319,8 @@ impl ServerHandler for BridgeServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        if let Some(values) = &self.shared.values {
-            // The first list has the values, unless they take too long.
-            self.fetch_values();
-            values.first_round(FIRST_VALUES_WAIT).await;
-        }
+        // The first list has the values, unless they take too long.
+        self.first_values().await;
         Ok(read(&self.shared.listed).clone())
     }
 
@@ -1385,12 +1369,9 @@ impl ServerHandler for BridgeServer {
             let responses = request.input_responses.as_ref();
             return self.resume(state, &request.name, responses, &context).await;
         }
-        if let Some(values) = &shared.values {
-            // What calls are checked against (and `help` shows) waits for
-            // the first values, as the first list does.
-            self.fetch_values();
-            values.first_round(FIRST_VALUES_WAIT).await;
-        }
+        // What calls are checked against (and `help` shows) waits for the
+        // first values, as the first list does.
+        self.first_values().await;
         let arguments = request.arguments.unwrap_or_default();
         let prepared = match &shared.surface {
             None => shared.typed.prepare(&request.name, &arguments),
