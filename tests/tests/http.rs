@@ -305,3 +305,84 @@ async fn sigterm_lets_a_running_call_answer_then_the_server_ends() {
     })
     .await;
 }
+
+/// Protocol 2026-07-28 without sessions: a request names its own log level
+/// in `_meta` (and gets the call's logs only then), and the session-era
+/// methods it removed are unknown (`404`, `-32601`) whatever their params.
+#[tokio::test]
+async fn a_2026_07_28_request_names_its_log_level_and_removed_methods_are_404() {
+    timed(async {
+        let mut cmd = tokio::process::Command::new(FIXTURE);
+        cmd.args(["bridge", "serve", "--http", "127.0.0.1:0", "--stateless"])
+            .env("FIXTURE_BRIDGE_NAME", "bridge")
+            .env("MCP_BRIDGE_LOG", "warn,mcp_bridge=info");
+        let (_server, url) = spawn(cmd).await;
+        let version = [("MCP-Protocol-Version", "2026-07-28")];
+        let meta = |level: Option<&str>| {
+            let mut meta = json!({
+                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/clientCapabilities": {},
+            });
+            if let Some(level) = level {
+                meta["io.modelcontextprotocol/logLevel"] = json!(level);
+            }
+            meta
+        };
+        let shout = |level| {
+            json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
+                "name": "fixture_shout", "arguments": {"text": "hi there"}, "_meta": meta(level)}})
+            .to_string()
+        };
+        let logs = |reply: &common::http::Reply| -> Vec<serde_json::Value> {
+            messages(reply)
+                .into_iter()
+                .filter(|m| m["method"] == "notifications/message")
+                .map(|m| m["params"].clone())
+                .collect()
+        };
+
+        let headers = [version[0], ("Mcp-Method", "tools/call"), ("Mcp-Name", "fixture_shout")];
+        let reply = post(&url, &headers, shout(Some("info"))).await;
+        assert_eq!(reply.status, 200, "{reply:?}");
+        let sent = logs(&reply);
+        assert_eq!(sent.len(), 1, "info only, not debug: {reply:?}");
+        assert_eq!(sent[0]["level"], "info");
+        assert!(sent[0]["data"].to_string().contains("shouting hi there"), "{sent:?}");
+        let answer = messages(&reply).into_iter().find(|m| m["id"] == 3).unwrap();
+        assert_eq!(answer["result"]["content"][0]["text"], "shouted hi there\n", "{answer}");
+
+        let reply = post(&url, &headers, shout(Some("debug"))).await;
+        assert_eq!(logs(&reply).len(), 2, "{reply:?}");
+        let reply = post(&url, &headers, shout(None)).await;
+        assert_eq!(logs(&reply), Vec::<serde_json::Value>::new(), "{reply:?}");
+
+        // Removed, with params of the old shape or none.
+        for (method, params) in [
+            ("logging/setLevel", json!({"level": "info"})),
+            ("logging/setLevel", json!({})),
+            ("initialize", json!({})),
+            ("resources/subscribe", json!({"uri": "help://fixture_shout"})),
+            ("resources/unsubscribe", json!({})),
+        ] {
+            let mut params = params;
+            params["_meta"] = meta(None);
+            let body = json!({"jsonrpc": "2.0", "id": 9, "method": method, "params": params});
+            let mut headers = vec![version[0], ("Mcp-Method", method)];
+            if let Some(uri) = params["uri"].as_str() {
+                headers.push(("Mcp-Name", uri));
+            }
+            let reply = post(&url, &headers, body.to_string()).await;
+            assert_eq!(reply.status, 404, "{method}: {reply:?}");
+            let error = &messages(&reply)[0];
+            assert_eq!(error["id"], 9, "{error}");
+            assert_eq!(error["error"]["code"], -32601, "{method}: {error}");
+        }
+
+        // An older client still sets a level for its requests.
+        let set = json!({"jsonrpc": "2.0", "id": 4, "method": "logging/setLevel", "params": {"level": "info"}});
+        let reply = post(&url, &[("MCP-Protocol-Version", "2025-06-18")], set.to_string()).await;
+        assert_eq!(reply.status, 200, "{reply:?}");
+        assert_eq!(messages(&reply)[0]["result"], json!({}), "{reply:?}");
+    })
+    .await;
+}

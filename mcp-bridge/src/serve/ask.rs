@@ -65,14 +65,6 @@ pub(crate) fn can_ask(context: &RequestContext<RoleServer>) -> bool {
         .is_some_and(|capabilities| capabilities.elicitation.is_some())
 }
 
-/// Whether a request came under protocol 2026-07-28 or later (no server
-/// requests: questions go in `input_required` results).
-pub(crate) fn in_rounds(context: &RequestContext<RoleServer>) -> bool {
-    context
-        .protocol_version()
-        .is_some_and(|version| version >= rmcp::model::ProtocolVersion::V_2026_07_28)
-}
-
 impl Asker {
     /// The asker of the client that sent a request, by elicitation
     /// requests in its session.

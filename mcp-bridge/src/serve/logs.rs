@@ -1,5 +1,7 @@
 //! A call's `tracing` events sent to the client as `notifications/message`,
-//! when the client asked for them with `logging/setLevel`.
+//! when the client asked for them: with `logging/setLevel` for its session
+//! (protocols up to 2025-11-25), or in the request's own `_meta` log level
+//! (2026-07-28). A request that names no level gets no logs.
 //!
 //! MCP logging is deprecated by SEP-2577 (rmcp marks its types so); it is
 //! still what clients of protocol versions up to 2025-11-25 use, so it is
@@ -127,7 +129,8 @@ pub(crate) struct ClientLogs;
 /// every callsite, so tracing costs what it cost without it.
 static ASKED: AtomicBool = AtomicBool::new(false);
 
-/// Turns the layer on (a client sent `logging/setLevel`).
+/// Turns the layer on (a client sent `logging/setLevel`, or a request
+/// named its log level).
 pub(crate) fn asked() {
     if !ASKED.swap(true, Ordering::SeqCst) {
         tracing::callsite::rebuild_interest_cache();

@@ -440,7 +440,7 @@ impl BridgeServer {
         if wants_task {
             return Ok(self.start_task(tool, job, policy));
         }
-        if ask::in_rounds(&context) && ask::can_ask(&context) {
+        if requests::per_request(&context) && ask::can_ask(&context) {
             // Its questions are answers to this request, the call goes on
             // past it.
             let cancel = CancellationToken::new();
@@ -755,6 +755,16 @@ impl BridgeServer {
     }
 
     /// How many tools `tools/list` returns.
+    /// Refuses a prompts method when the server declares no prompts (no
+    /// command has an `#[mcp(example)]`), as it refuses any method it does
+    /// not offer.
+    fn offers_prompts(&self, method: &str) -> Result<(), ErrorData> {
+        match self.shared.info.capabilities.prompts {
+            Some(_) => Ok(()),
+            None => Err(requests::undeclared_method(method, "prompts")),
+        }
+    }
+
     pub(crate) fn tool_count(&self) -> usize {
         read(&self.shared.listed).tools.len()
     }
@@ -1157,7 +1167,8 @@ fn icon_mime_type(src: &str) -> Option<&str> {
 }
 
 /// Where a call's notifications go: progress when its request carries a
-/// progress token, `tracing` events when the client asked for logs; `None`
+/// progress token, `tracing` events when the request or its session asked
+/// for logs; `None`
 /// (no queue at all) when neither.
 fn call_notifications(
     session: &Session,
@@ -1169,8 +1180,20 @@ fn call_notifications(
     Option<Arc<logs::CallLog>>,
 ) {
     let token = context.meta.get_progress_token();
-    let logs_asked = session.log_level.lock().is_ok_and(|level| level.is_some());
-    if token.is_none() && !logs_asked {
+    // A 2026-07-28 request names its own log level; an older client sets
+    // one for its session.
+    let level = match context.meta.log_level() {
+        Some(level) => {
+            logs::asked();
+            Some(Arc::new(Mutex::new(Some(level))))
+        }
+        None => session
+            .log_level
+            .lock()
+            .is_ok_and(|level| level.is_some())
+            .then(|| Arc::clone(&session.log_level)),
+    };
+    if token.is_none() && level.is_none() {
         return (None, None, None);
     }
     let outbox = Outbox::new(context.peer.clone());
@@ -1183,8 +1206,7 @@ fn call_notifications(
             outbox.progress(progress);
         }) as ProgressFn
     });
-    let log = logs_asked
-        .then(|| logs::CallLog::new(tool, Arc::clone(&session.log_level), Arc::clone(&outbox)));
+    let log = level.map(|level| logs::CallLog::new(tool, level, Arc::clone(&outbox)));
     (Some(outbox), progress, log)
 }
 
@@ -1210,6 +1232,7 @@ impl ServerHandler for BridgeServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<rmcp::model::ListPromptsResult, ErrorData> {
+        self.offers_prompts("prompts/list")?;
         let typed = &self.shared.typed;
         let prompts = (0..)
             .map_while(|index| typed.spec(index))
@@ -1233,6 +1256,7 @@ impl ServerHandler for BridgeServer {
         request: rmcp::model::GetPromptRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<rmcp::model::GetPromptResponse, ErrorData> {
+        self.offers_prompts("prompts/get")?;
         let typed = &self.shared.typed;
         let spec = typed
             .position(&request.name)
@@ -1343,11 +1367,12 @@ impl ServerHandler for BridgeServer {
     async fn on_custom_request(
         &self,
         request: CustomRequest,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CustomResult, ErrorData> {
         Err(malformed_request_error(
             &request.method,
             request.params.as_ref(),
+            requests::per_request(&context),
         ))
     }
 
@@ -1414,8 +1439,12 @@ impl ServerHandler for BridgeServer {
     async fn set_level(
         &self,
         request: rmcp::model::SetLevelRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
+        if requests::per_request(&context) {
+            // A 2026-07-28 request names its level in its own `_meta`.
+            return Err(requests::removed_method("logging/setLevel"));
+        }
         if let Ok(mut level) = self.session.log_level.lock() {
             *level = Some(request.level);
         }

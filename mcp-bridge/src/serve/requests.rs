@@ -1,8 +1,49 @@
-//! Requests rmcp could not type: a standard method with malformed params
-//! is answered as invalid params, anything else as an unknown method.
+//! How requests are told apart: the protocol era of a request, the methods
+//! protocol 2026-07-28 removed, and the requests rmcp could not type (a
+//! standard method with malformed params is answered as invalid params,
+//! anything else as an unknown method).
 
-use rmcp::ErrorData;
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer};
 use serde_json::Value;
+
+/// Whether a request came under protocol 2026-07-28 or later: it carries
+/// its version, the client's capabilities and its log level in its own
+/// `_meta`, with no session behind it (and no server requests: questions go
+/// in `input_required` results).
+pub(crate) fn per_request(context: &RequestContext<RoleServer>) -> bool {
+    context
+        .protocol_version()
+        .is_some_and(|version| version >= rmcp::model::ProtocolVersion::V_2026_07_28)
+}
+
+/// The methods of the session era that protocol 2026-07-28 removed.
+const REMOVED_IN_2026_07_28: &[&str] = &[
+    "initialize",
+    "ping",
+    "logging/setLevel",
+    "resources/subscribe",
+    "resources/unsubscribe",
+];
+
+/// The answer to a removed method sent under 2026-07-28: unknown method
+/// (`404` over HTTP).
+pub(crate) fn removed_method(method: &str) -> ErrorData {
+    ErrorData::new(
+        rmcp::model::ErrorCode::METHOD_NOT_FOUND,
+        format!("`{method}` does not exist in protocol 2026-07-28 and later"),
+        None,
+    )
+}
+
+/// The answer to a method whose capability the server does not declare.
+pub(crate) fn undeclared_method(method: &str, capability: &str) -> ErrorData {
+    ErrorData::new(
+        rmcp::model::ErrorCode::METHOD_NOT_FOUND,
+        format!("`{method}`: this server offers no {capability}"),
+        None,
+    )
+}
 
 /// The MCP methods a client may send to a server.
 const STANDARD_METHODS: &[&str] = &[
@@ -26,7 +67,14 @@ const STANDARD_METHODS: &[&str] = &[
     "tasks/cancel",
 ];
 
-pub(crate) fn malformed_request_error(method: &str, params: Option<&Value>) -> ErrorData {
+pub(crate) fn malformed_request_error(
+    method: &str,
+    params: Option<&Value>,
+    per_request: bool,
+) -> ErrorData {
+    if per_request && REMOVED_IN_2026_07_28.contains(&method) {
+        return removed_method(method);
+    }
     if !STANDARD_METHODS.contains(&method) {
         return ErrorData::new(
             rmcp::model::ErrorCode::METHOD_NOT_FOUND,

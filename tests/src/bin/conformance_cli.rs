@@ -36,12 +36,25 @@ enum Command {
     #[mcp(name = "test_tool_with_task", task)]
     WithTask,
     /// Ask the user a question (an elicitation), and say the answer
-    #[mcp(name = "test_elicitation")]
+    // Its example makes it a prompt too, so the server declares prompts
+    // (the suite lists them, and checks the declaration).
+    #[mcp(
+        name = "test_elicitation",
+        example = r#"{"message": "Which colour do you like?"}"#
+    )]
     Elicitation {
         /// The question
         #[arg(long)]
         message: String,
     },
+    /// Ask the user for their name: under protocol 2026-07-28 the call
+    /// answers with an `input_required` result, never a request of its own
+    #[mcp(name = "test_streaming_elicitation")]
+    StreamingElicitation,
+    /// Log a message at info level (sent only to a request that names a
+    /// log level)
+    #[mcp(name = "test_logging_tool")]
+    LoggingTool,
 }
 
 fn run(cli: Cli, io: &mut Io) -> ExitCode {
@@ -72,6 +85,10 @@ fn run(cli: Cli, io: &mut Io) -> ExitCode {
             tracing::info!("Tool execution completed");
             write!(io.out(), "logged three messages")
         }
+        Command::LoggingTool => {
+            tracing::info!("Tool ran");
+            write!(io.out(), "logged one message")
+        }
         Command::WithTask => {
             std::thread::sleep(Duration::from_millis(200));
             write!(io.out(), "task done")
@@ -80,6 +97,10 @@ fn run(cli: Cli, io: &mut Io) -> ExitCode {
         // answer it gives to the one-field form is reported as it is.
         Command::Elicitation { message } => match io.prompt(&message) {
             Ok(answer) => write!(io.out(), "answered: {answer}"),
+            Err(unanswered) => write!(io.out(), "not answered: {unanswered}"),
+        },
+        Command::StreamingElicitation => match io.prompt("What is your name?") {
+            Ok(name) => write!(io.out(), "hello, {name}"),
             Err(unanswered) => write!(io.out(), "not answered: {unanswered}"),
         },
     };
