@@ -10,6 +10,7 @@
 //! | a JSON argument with its type's schema | `service deploy --limits` (`#[mcp(json)]`) |
 //! | an alias, an example call | `service list` (`ls`), `service deploy` |
 //! | values fetched at run time | `host show <name>`, `host list --region` (`#[mcp(values = ...)]`: the inventory's host names and regions) |
+//! | a value sent as an HTTP header too, for routing | `host list --region` (`header = "Region"`: `Mcp-Param-Region` when served flat over HTTP) |
 //! | the grouped mode by default | the binary: `Bridge::tool_mode(ToolMode::Grouped { depth: 1 })` |
 //!
 //! The fleet is an inventory: the JSON file `FLEET_INVENTORY` names (a
@@ -55,7 +56,7 @@ pub enum HostCommand {
     List {
         /// Only hosts in this region
         #[arg(long)]
-        #[mcp(values = regions, values_ttl = "5m")]
+        #[mcp(values = regions, values_ttl = "5m", header = "Region")]
         region: Option<String>,
     },
     /// Show one host in detail

@@ -53,6 +53,7 @@ fn check_hints(cx: &Ctxt, mcp: &McpAttrs) {
 
 fn check_fields(cx: &Ctxt, fields: &[Field<'_>]) {
     check_properties(cx, fields);
+    check_headers(cx, fields);
     for field in fields {
         if let FieldKind::Arg(arg) = &field.kind {
             check_property_name(cx, arg);
@@ -155,6 +156,56 @@ fn check_properties(cx: &Ctxt, fields: &[Field<'_>]) {
                     "two arguments are exposed as the property `{property}`: `{}` and `{}`; rename one with `#[mcp(name = \"...\")]`, or hide it with `#[mcp(skip)]`",
                     field_name(first),
                     field_name(field),
+                ),
+            );
+        }
+    }
+}
+
+/// `#[mcp(header = "...")]`: on an offered argument of one value, and
+/// each header name once per struct (or variant), as HTTP compares them:
+/// without case. (The value's JSON type is checked when the tools are
+/// built, where it is known.)
+fn check_headers(cx: &Ctxt, fields: &[Field<'_>]) {
+    let mut seen: HashMap<String, &Field<'_>> = HashMap::new();
+    for field in fields {
+        let FieldKind::Arg(arg) = &field.kind else {
+            continue;
+        };
+        let Some(header) = &arg.mcp.header else {
+            continue;
+        };
+        if arg.hide.is_true() || arg.mcp.skip.is_some() || arg.inert() {
+            cx.error_span(
+                header.span,
+                format!(
+                    "`{}` is no property of the tool (hidden, skipped, or a help flag): \
+                     `header` has nothing to send; remove it",
+                    field_name(field)
+                ),
+            );
+            continue;
+        }
+        if arg.multiple() {
+            cx.error_span(
+                header.span,
+                format!(
+                    "`{}` takes a list of values, and an `Mcp-Param-` header carries one: \
+                     use `header` on an argument of one string, integer or boolean",
+                    field_name(field)
+                ),
+            );
+            continue;
+        }
+        if let Some(first) = seen.insert(header.value.to_ascii_lowercase(), field) {
+            cx.error_span(
+                header.span,
+                format!(
+                    "`{}` and `{}` are both sent as the header `Mcp-Param-{}` (header names \
+                     ignore case); give each its own name",
+                    field_name(first),
+                    field_name(field),
+                    header.value
                 ),
             );
         }

@@ -139,6 +139,9 @@ pub(crate) struct McpAttrs {
     pub(crate) values: Option<syn::Path>,
     /// `values_ttl = "5m"` (arguments), in milliseconds.
     pub(crate) values_ttl: Option<Spanned<u64>>,
+    /// `header = "Region"` (arguments): over HTTP, the client sends the
+    /// value in an `Mcp-Param-Region` header too (SEP-2243).
+    pub(crate) header: Option<Spanned<String>>,
     /// `args(name = value, ...)`: arguments fixed for every call of the
     /// command, by property name.
     pub(crate) fixed: Vec<(Spanned<String>, syn::Lit)>,

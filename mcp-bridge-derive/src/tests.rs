@@ -280,7 +280,7 @@ struct Attrs {
     #[mcp(name = "renamed", description = "For MCP")]
     original: String,
     #[arg(long)]
-    #[mcp(values = labels::fetch, values_ttl = "5m")]
+    #[mcp(values = labels::fetch, values_ttl = "5m", header = "Label")]
     label: Option<String>,
     #[arg(long, default_value_t = 3)]
     #[mcp(skip)]

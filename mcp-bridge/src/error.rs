@@ -240,6 +240,20 @@ pub enum RegistryError {
         /// What is wrong.
         problem: String,
     },
+    /// `#[mcp(header = "...")]` on a property an HTTP header cannot carry
+    /// (not one string, integer or boolean), or a header name twice in
+    /// one tool (an inherited argument's too).
+    #[error("`#[mcp(header = {header:?})]` on the argument `{name}` of the command `{command}`: {problem}")]
+    Header {
+        /// The command path.
+        command: String,
+        /// The property name.
+        name: String,
+        /// The header name, as written.
+        header: String,
+        /// What is wrong.
+        problem: String,
+    },
     /// `#[mcp(example = "...")]` is not a call its tool accepts.
     #[error("`#[mcp(example = {example:?})]` on the command `{command}`: {problem}")]
     Example {

@@ -28,6 +28,7 @@ const WITH_SESSIONS: &[&str] = &[
     "server-sse-multiple-streams",
     "server-sse-polling",
     "http-header-validation",
+    "http-custom-header-server-validation",
     "caching",
     "sep-2164-resource-not-found",
 ];
@@ -43,6 +44,7 @@ const STATELESS: &[&str] = &[
     "tools-call-error",
     "tools-call-with-progress",
     "http-header-validation",
+    "http-custom-header-server-validation",
     "dns-rebinding-protection",
     "caching",
     "sep-2164-resource-not-found",

@@ -402,6 +402,10 @@ fn param_spec(p: &Private, arg: &Arg) -> TokenStream {
             quote::quote_spanned!(syn::spanned::Spanned::span(path)=> || #p::values_of(#path()));
         quote!(#p::ValuesSource { name: #name, fetch: #fetch, ttl: #ttl })
     }));
+    let header = opt(arg.mcp.header.as_ref().map(|header| {
+        let header = &header.value;
+        quote!(#header)
+    }));
     let arity_after = (arg.multiple() && computed_arity).then(|| {
         let arity = arity_tokens(p, arg);
         quote!(.arity(#arity))
@@ -429,6 +433,7 @@ fn param_spec(p: &Private, arg: &Arg) -> TokenStream {
                 nullable: #nullable,
                 arity: #arity,
                 values: #values,
+                header: #header,
             },
             #value_type,
             #description,

@@ -125,6 +125,7 @@ pub(crate) mod mcp_keys {
     pub(crate) const ARGS: &str = "args";
     pub(crate) const VALUES: &str = "values";
     pub(crate) const VALUES_TTL: &str = "values_ttl";
+    pub(crate) const HEADER: &str = "header";
     /// What `output = "..."` takes.
     pub(crate) const OUTPUT_FORMATS: [&str; 4] = ["json", "yaml", "table", "lines"];
     /// The behaviour hints, in the order of `McpAttrs::hints`.
@@ -152,6 +153,7 @@ pub(crate) mod mcp_keys {
         EXAMPLE,
         VALUES,
         VALUES_TTL,
+        HEADER,
     ];
 }
 
@@ -451,6 +453,7 @@ impl McpPlace {
                     | mcp_keys::JSON
                     | mcp_keys::VALUES
                     | mcp_keys::VALUES_TTL
+                    | mcp_keys::HEADER
             ),
             McpPlace::NestingField
             | McpPlace::SkippedField
@@ -473,7 +476,7 @@ impl McpPlace {
                  `task`, `read_only`, `destructive`, `idempotent`, `open_world`, `output`, \
                  `args(...)` or `example`"
             }
-            _ => "`name`, `description`, `json`, `values`, `values_ttl` or `skip`",
+            _ => "`name`, `description`, `json`, `values`, `values_ttl`, `header` or `skip`",
         }
     }
 }
@@ -988,6 +991,33 @@ pub(crate) fn mcp_attrs(cx: &Ctxt, attrs: &[Attribute], place: McpPlace) -> McpA
                 (mcp_keys::VALUES_TTL, McpItem::Flag(key) | McpItem::Other(key, _)) => {
                     cx.error_at(&key, "`values_ttl` takes a duration: `values_ttl = \"5m\"`");
                 }
+                (mcp_keys::HEADER, McpItem::Str(key, lit)) => {
+                    if out.header.is_some() {
+                        cx.error_at(&key, "`header` is given twice in `#[mcp(...)]`; keep one");
+                    }
+                    let header = lit.value();
+                    if header.is_empty() || !header.chars().all(is_header_char) {
+                        cx.error_at(
+                            &lit,
+                            format!(
+                                "`header = {header:?}` cannot name an HTTP header: use letters, \
+                                 digits and ``!#$%&'*+-.^_`|~``, e.g. `header = \"Region\"` (sent \
+                                 as `Mcp-Param-Region`)"
+                            ),
+                        );
+                    }
+                    out.header = Some(Spanned {
+                        value: header,
+                        span: lit.span(),
+                    });
+                }
+                (mcp_keys::HEADER, McpItem::Flag(key) | McpItem::Other(key, _)) => {
+                    cx.error_at(
+                        &key,
+                        "`header` takes the name a client sends the value under in HTTP: \
+                         `header = \"Region\"` (as `Mcp-Param-Region`)",
+                    );
+                }
                 (mcp_keys::CRATE, McpItem::Str(key, lit)) => {
                     if crate_given {
                         cx.error_at(&key, "`crate` is given twice in `#[mcp(...)]`; keep one");
@@ -1034,6 +1064,11 @@ pub(crate) fn mcp_attrs(cx: &Ctxt, attrs: &[Attribute], place: McpPlace) -> McpA
         ));
     }
     out
+}
+
+/// Whether `c` may appear in an HTTP header name (RFC 9110 `tchar`).
+fn is_header_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c)
 }
 
 /// `crate = "path"`: a module path, its tokens spanned at the literal (so

@@ -215,6 +215,7 @@ fn collect_tools(
                 });
             }
         }
+        check_headers(&tool, &mut out.problems);
         for (name, value) in &node.mcp.fixed {
             match tool.params.iter().position(|p| &p.name == name) {
                 Some(at) if !fits(&tool.params[at].property_schema(), value) => {
@@ -284,6 +285,42 @@ fn collect_tools(
 
     route.truncate(route_len);
     path.pop();
+}
+
+/// `#[mcp(header = "...")]` where a client can send it (SEP-2243): on a
+/// property of one string, integer or boolean (what clients accept; a
+/// client drops a tool whose annotation is not), each header name once per
+/// tool without case — an inherited argument's included, which the
+/// derive's check of one struct cannot see.
+fn check_headers(tool: &ToolSpec, problems: &mut Vec<RegistryError>) {
+    let mut seen: Vec<(String, &str)> = Vec::new();
+    for param in &tool.params {
+        let Some(header) = &param.header else {
+            continue;
+        };
+        let problem = |problem: String| RegistryError::Header {
+            command: tool.path.join(" "),
+            name: param.name.clone(),
+            header: header.clone(),
+            problem,
+        };
+        let schema = param.property_schema();
+        match schema.get("type").and_then(serde_json::Value::as_str) {
+            Some("string" | "integer" | "boolean") => {}
+            _ => problems.push(problem(format!(
+                "an `Mcp-Param-` header carries one string, integer or boolean, and the \
+                 property's schema is {schema}"
+            ))),
+        }
+        let folded = header.to_ascii_lowercase();
+        if let Some((_, first)) = seen.iter().find(|(seen, _)| *seen == folded) {
+            problems.push(problem(format!(
+                "the tool's property `{first}` is sent under that header too (header names \
+                 ignore case); give each its own name"
+            )));
+        }
+        seen.push((folded, &param.name));
+    }
 }
 
 /// Whether a fixed literal is of a JSON type its property's schema allows,

@@ -102,6 +102,12 @@ pub struct ParamSpec {
         serialize_with = "values_name"
     )]
     pub values: Option<ValuesSource>,
+    /// `#[mcp(header = "Region")]`: over HTTP the client sends the value
+    /// in an `Mcp-Param-Region` header as well (SEP-2243), which the
+    /// server checks against the arguments; in the schema as
+    /// `x-mcp-header`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub header: Option<String>,
 }
 
 /// A values function, serialized as its name.
@@ -227,6 +233,8 @@ pub struct ParamData {
     pub arity: Option<Arity>,
     /// `#[mcp(values = ...)]`.
     pub values: Option<ValuesSource>,
+    /// `#[mcp(header = "...")]`.
+    pub header: Option<&'static str>,
 }
 
 /// [`ParamRelations`] as static data.
@@ -332,6 +340,7 @@ impl ParamSpec {
             short_aliases: Vec::new(),
             skipped: false,
             values: None,
+            header: None,
         }
     }
 
@@ -378,6 +387,7 @@ impl ParamSpec {
         param.aliases = data.aliases.iter().map(|a| (*a).to_owned()).collect();
         param.short_aliases = data.short_aliases.to_vec();
         param.values = data.values;
+        param.header = data.header.map(str::to_owned);
         match data.arity {
             Some(arity) => param.arity(arity),
             None => param,

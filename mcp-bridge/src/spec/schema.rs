@@ -5,6 +5,10 @@ use serde_json::{json, Map, Value};
 
 use super::{ParamSpec, ToolSpec, ValueType};
 
+/// The schema keyword of `#[mcp(header = "...")]` (SEP-2243): the HTTP
+/// header (`Mcp-Param-<name>`) a client sends the property's value in.
+pub(crate) const HEADER_KEYWORD: &str = "x-mcp-header";
+
 impl ValueType {
     /// The JSON Schema of one value of this type.
     pub fn schema(&self) -> Map<String, Value> {
@@ -132,6 +136,9 @@ impl ParamSpec {
         }
         if let Some(default) = &self.default {
             schema.insert("default".into(), default.clone());
+        }
+        if let Some(header) = &self.header {
+            schema.insert(HEADER_KEYWORD.into(), header.clone().into());
         }
         Value::Object(schema)
     }

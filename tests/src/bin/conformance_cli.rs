@@ -55,6 +55,14 @@ enum Command {
     /// log level)
     #[mcp(name = "test_logging_tool")]
     LoggingTool,
+    /// Say which region the call was for
+    #[mcp(name = "test_region_header")]
+    RegionHeader {
+        /// The region (sent in the `Mcp-Param-Region` header too)
+        #[arg(long)]
+        #[mcp(header = "Region")]
+        region: String,
+    },
 }
 
 fn run(cli: Cli, io: &mut Io) -> ExitCode {
@@ -89,6 +97,7 @@ fn run(cli: Cli, io: &mut Io) -> ExitCode {
             tracing::info!("Tool ran");
             write!(io.out(), "logged one message")
         }
+        Command::RegionHeader { region } => write!(io.out(), "region: {region}"),
         Command::WithTask => {
             std::thread::sleep(Duration::from_millis(200));
             write!(io.out(), "task done")

@@ -1,0 +1,34 @@
+// The attribute errors of `#[mcp(header = "...")]` (SEP-2243 parameter
+// headers).
+use clap::Parser;
+use mcp_bridge::McpTool;
+
+#[derive(Parser, McpTool)]
+struct Cli {
+    #[arg(long)]
+    #[mcp(header = "Cloud Region")]
+    spaced: Option<String>,
+    #[arg(long)]
+    #[mcp(header = "")]
+    empty: Option<String>,
+    #[arg(long)]
+    #[mcp(header)]
+    bare: Option<String>,
+    #[arg(long)]
+    #[mcp(header = "Zone", header = "Zone")]
+    twice: Option<String>,
+    #[arg(long)]
+    #[mcp(header = "Tags")]
+    tags: Vec<String>,
+    #[arg(long, hide = true)]
+    #[mcp(header = "Secret")]
+    secret: Option<String>,
+    #[arg(long)]
+    #[mcp(header = "Tenant")]
+    tenant: Option<String>,
+    #[arg(long)]
+    #[mcp(header = "tenant")]
+    owner: Option<String>,
+}
+
+fn main() {}
