@@ -79,15 +79,16 @@ pub(crate) fn served_name(path: &[String], root: &CommandSpec, budget: usize) ->
     shorten(&segments.join(PATH_SEPARATOR), budget)
 }
 
-/// A parameter a command's tools inherit from it or an ancestor.
-#[derive(Clone)]
-struct Inherited {
-    param: ParamSpec,
+/// A parameter a command's tools inherit from it or an ancestor (borrowed
+/// from the tree: it is cloned once, into each tool that offers it).
+#[derive(Clone, Copy)]
+struct Inherited<'a> {
+    param: &'a ParamSpec,
     /// The level (route steps) of the command that declares it: one per
     /// command on a path.
     depth: u32,
     /// That command's name.
-    command: String,
+    command: &'a str,
 }
 
 /// The properties of a tool, from every parameter on its path (farthest
@@ -95,8 +96,8 @@ struct Inherited {
 /// its ancestors'; with the ancestors' arguments offered under another
 /// name. A global shadowed by a nearer argument is left out: the tree
 /// check refuses that collision.
-fn properties(path: &[Inherited], own_depth: u32) -> (Vec<ParamSpec>, Vec<Renamed>) {
-    let mut own = Vec::new();
+fn properties(path: &[Inherited<'_>], own_depth: u32) -> (Vec<ParamSpec>, Vec<Renamed>) {
+    let mut own = Vec::with_capacity(path.len());
     let mut ancestors = Vec::new();
     let mut renamed = Vec::new();
     for entry in path {
@@ -131,13 +132,13 @@ fn properties(path: &[Inherited], own_depth: u32) -> (Vec<ParamSpec>, Vec<Rename
     (own, renamed)
 }
 
-fn collect_tools(
-    node: &CommandSpec,
+fn collect_tools<'a>(
+    node: &'a CommandSpec,
     path: &mut Vec<String>,
-    inherited: &[Inherited],
-    hidden: &[ParamSpec],
+    inherited: &[Inherited<'a>],
+    hidden: &[&'a ParamSpec],
     route: &mut Vec<u32>,
-    icon: Option<&str>,
+    icon: Option<&'a str>,
     out: &mut Found,
 ) {
     // Only reached when the parent is exposed.
@@ -152,12 +153,12 @@ fn collect_tools(
     let (offered, unoffered): (Vec<&ParamSpec>, Vec<&ParamSpec>) =
         node.params.iter().partition(|p| offers(p.hidden));
     let mut hidden = hidden.to_vec();
-    hidden.extend(unoffered.into_iter().cloned());
+    hidden.extend(unoffered);
     let mut on_path = inherited.to_vec();
     on_path.extend(offered.into_iter().map(|param| Inherited {
-        param: param.clone(),
+        param,
         depth,
-        command: node.name.clone(),
+        command: &node.name,
     }));
 
     if !node.aliases.is_empty() {
@@ -193,7 +194,7 @@ fn collect_tools(
             examples: Vec::new(),
             route: route.clone(),
             renamed,
-            unoffered: hidden.clone(),
+            unoffered: hidden.iter().map(|param| (*param).clone()).collect(),
             pinned: Vec::new(),
         };
         for param in tool.params.iter().filter(|p| p.values.is_some()) {

@@ -355,43 +355,53 @@ impl ParamSpec {
         computed_defaults: Option<Vec<std::borrow::Cow<'static, str>>>,
         delimiter: Option<char>,
     ) -> Self {
+        // Set in place: a parameter is large, and each builder step would
+        // move it (this runs for every argument of the CLI at start-up).
         let mut param = if data.positional {
             Self::positional(data.id, value_type)
         } else {
             Self::flag(data.id, data.long, data.short, value_type)
         };
         if let Some(min_items) = data.multiple {
-            param = param.multiple(min_items);
+            param.multiple = true;
+            param.min_items = min_items;
         }
-        param = param.required(data.required);
-        param = match computed_defaults {
-            Some(texts) => param.default_text(texts),
-            None => param.default_text(data.default_text.iter().copied()),
-        };
-        param = param.description(description);
-        if let Some(text) = data.mcp_description {
-            param.description = Some(text.to_owned());
-        } else {
-            param = param.value_help();
+        param.required = data.required;
+        param.set_default_text(match computed_defaults {
+            Some(texts) => texts.into_iter().map(Into::into).collect(),
+            None => data
+                .default_text
+                .iter()
+                .map(|text| (*text).to_owned())
+                .collect(),
+        });
+        param.help = description.map(str::to_owned);
+        match data.mcp_description {
+            Some(text) => param.description = Some(text.to_owned()),
+            None => {
+                param.description.clone_from(&param.help);
+                param.add_value_help();
+            }
         }
-        param = param
-            .global(data.global)
-            .hidden(data.hidden)
-            .rename(data.rename)
-            .action(data.action)
-            .relations(data.relations.to_relations())
-            .env(data.env)
-            .nullable(data.nullable);
+        param.global = data.global;
+        param.hidden = data.hidden;
+        if let Some(name) = data.rename {
+            param.name = name.to_owned();
+        }
+        param.action = data.action;
+        param.relations = data.relations.to_relations();
+        param.set_env(data.env);
+        param.nullable = data.nullable;
         param.delimiter = delimiter;
         param.skipped = data.skipped;
         param.aliases = data.aliases.iter().map(|a| (*a).to_owned()).collect();
         param.short_aliases = data.short_aliases.to_vec();
         param.values = data.values;
         param.header = data.header.map(str::to_owned);
-        match data.arity {
-            Some(arity) => param.arity(arity),
-            None => param,
+        if let Some(arity) = data.arity {
+            param.set_arity(arity);
         }
+        param
     }
 
     /// Adds `note` at the end of the description (`[env: NAME]`, values
@@ -406,12 +416,12 @@ impl ParamSpec {
     /// Adds what each value of an enum means, when its doc comments say
     /// (`(todo: Not started; done: Finished)`): cheaper in bytes than a
     /// `oneOf` of `const`s with descriptions, and read the same way.
-    fn value_help(mut self) -> Self {
+    fn add_value_help(&mut self) {
         let ValueType::Enum { values, help } = &self.value_type else {
-            return self;
+            return;
         };
         if help.is_empty() {
-            return self;
+            return;
         }
         let listed: Vec<String> = values
             .iter()
@@ -423,7 +433,6 @@ impl ParamSpec {
             .collect();
         let note = format!("({})", listed.join("; "));
         self.append_note(note);
-        self
     }
 
     /// Sets clap's action.
@@ -443,6 +452,11 @@ impl ParamSpec {
     /// effective default (a single value's text, typed) and makes a
     /// required argument optional.
     pub fn env(mut self, name: Option<&str>) -> Self {
+        self.set_env(name);
+        self
+    }
+
+    fn set_env(&mut self, name: Option<&str>) {
         if let Some(name) = name {
             if let Some(value) = std::env::var_os(name) {
                 self.required = false;
@@ -457,13 +471,17 @@ impl ParamSpec {
             self.append_note(note);
             self.env = Some(name.to_owned());
         }
-        self
     }
 
     /// Records how many values one use takes (`num_args`): a single-use
     /// list gets `minItems`/`maxItems`; a repeatable one with a fixed
     /// count per use says so in its description.
     pub fn arity(mut self, arity: Arity) -> Self {
+        self.set_arity(arity);
+        self
+    }
+
+    fn set_arity(&mut self, arity: Arity) {
         self.arity = Some(arity);
         if arity.repeatable {
             if arity.min > 1 || arity.max.is_some_and(|max| max > 1) {
@@ -476,7 +494,6 @@ impl ParamSpec {
             }
             self.max_items = arity.max;
         }
-        self
     }
 
     /// Accepts `null` (the flag given without a value).
@@ -505,7 +522,12 @@ impl ParamSpec {
         I: IntoIterator<Item = S>,
         S: Into<String>,
     {
-        self.default_text = texts.into_iter().map(Into::into).collect();
+        self.set_default_text(texts.into_iter().map(Into::into).collect());
+        self
+    }
+
+    fn set_default_text(&mut self, texts: Vec<String>) {
+        self.default_text = texts;
         self.default = if self.multiple {
             (!self.default_text.is_empty()).then(|| {
                 Value::Array(
@@ -521,7 +543,6 @@ impl ParamSpec {
                 .filter(|text| !text.is_empty())
                 .map(|text| self.value_type.typed_default(text))
         };
-        self
     }
 
     /// Sets the help text, which is also the description.
