@@ -754,7 +754,6 @@ impl BridgeServer {
         read(&self.shared.listed).tools.clone()
     }
 
-    /// How many tools `tools/list` returns.
     /// Refuses a prompts method when the server declares no prompts (no
     /// command has an `#[mcp(example)]`), as it refuses any method it does
     /// not offer.
@@ -765,6 +764,7 @@ impl BridgeServer {
         }
     }
 
+    /// How many tools `tools/list` returns.
     pub(crate) fn tool_count(&self) -> usize {
         read(&self.shared.listed).tools.len()
     }
@@ -1168,8 +1168,7 @@ fn icon_mime_type(src: &str) -> Option<&str> {
 
 /// Where a call's notifications go: progress when its request carries a
 /// progress token, `tracing` events when the request or its session asked
-/// for logs; `None`
-/// (no queue at all) when neither.
+/// for logs; `None` (no queue at all) when neither.
 fn call_notifications(
     session: &Session,
     tool: &str,
