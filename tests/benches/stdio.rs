@@ -13,7 +13,9 @@
 //! - **round trip**: in one long-lived process, after a warm-up, one
 //!   trivial `tools/call` at a time (the next is written only once the
 //!   previous answer is read), timed from writing the request line to
-//!   reading the response line.
+//!   reading the response line;
+//! - **memory**: that process's resident memory, idle after `tools/list`
+//!   and after the calls.
 //!
 //! The client writes raw JSON-RPC lines and reads on the measuring thread
 //! (no extra thread hop on the timed path); a watchdog per server kills it
@@ -345,13 +347,20 @@ impl Drop for Process {
 }
 
 /// What the server process has used so far, from `/proc` (Linux; zeros
-/// elsewhere): CPU time of all its threads (including exited ones), and
-/// context switches and count of its live threads.
+/// elsewhere): CPU time of all its threads (including exited ones),
+/// context switches and count of its live threads, and its resident
+/// memory now.
 #[derive(Clone, Copy, Default)]
 struct Usage {
     cpu_ticks: u64,
     switches: u64,
     threads: u64,
+    /// `VmRSS`: the memory the process has in RAM, in KiB.
+    rss_kib: u64,
+    /// `RssAnon`: the part of it that is the process's own (heap, stacks),
+    /// not pages of files (its binary and libraries, shared and
+    /// evictable), in KiB.
+    anon_kib: u64,
 }
 
 impl Usage {
@@ -365,6 +374,16 @@ impl Usage {
             let field = |i: usize| fields.get(i).and_then(|f| f.parse::<u64>().ok());
             usage.cpu_ticks = field(11).unwrap_or(0) + field(12).unwrap_or(0);
         }
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+        let kib = |key: &str| {
+            status
+                .lines()
+                .find_map(|line| line.strip_prefix(key))
+                .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
+                .unwrap_or(0)
+        };
+        usage.rss_kib = kib("VmRSS:");
+        usage.anon_kib = kib("RssAnon:");
         let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
             return usage;
         };
@@ -533,6 +552,10 @@ fn main() -> ExitCode {
             process
         })
         .collect();
+    // Idle: started, listed, and left alone a moment (call threads park
+    // after 100 µs without work).
+    thread::sleep(Duration::from_millis(300));
+    let idle: Vec<Usage> = processes.iter().map(|p| Usage::of(p.pid)).collect();
     let mut warmup = Vec::new();
     for (process, target) in processes.iter_mut().zip(&targets) {
         calls(
@@ -572,7 +595,7 @@ fn main() -> ExitCode {
         .map(|(total, list)| (Stats::new(total), Stats::new(list)))
         .collect();
     let trips: Vec<Stats> = samples.into_iter().map(Stats::new).collect();
-    report(&plan, &targets, &cold, &trips, &usage);
+    report(&plan, &targets, &cold, &trips, &usage, &idle);
     println!(
         "\nmeasured in {:.1} s (after the build)",
         elapsed.as_secs_f64()
@@ -648,6 +671,7 @@ fn report(
     cold: &[(Stats, Stats)],
     trips: &[Stats],
     usage: &[(Usage, Usage)],
+    idle: &[Usage],
 ) {
     let us = |ns: f64| ns / 1_000.0;
     let ms = |ns: f64| ns / 1_000_000.0;
@@ -713,6 +737,31 @@ fn report(
             .position(|t| t.server == server && t.tools == tools)
             .expect("target")
     };
+
+    println!(
+        "\nmemory (from /proc, KiB): resident (VmRSS) and the process's own part of it \
+         (RssAnon), idle after tools/list and after the calls; ratios of the idle figures \
+         to rmcp stdio_pipes()"
+    );
+    println!(
+        "  {:<30} {:>9} {:>9} {:>10} {:>10} {:>8} {:>8}",
+        "server", "idle RSS", "own", "after RSS", "own", "RSS ×", "own ×"
+    );
+    for (at, target) in targets.iter().enumerate() {
+        let baseline = &idle[find(Server::RmcpPipes, target.tools)];
+        let ratio = |ours: u64, theirs: u64| ours as f64 / theirs.max(1) as f64;
+        println!(
+            "  {:<30} {:>9} {:>9} {:>10} {:>10} {:>8.2} {:>8.2}",
+            target.name(),
+            idle[at].rss_kib,
+            idle[at].anon_kib,
+            usage[at].1.rss_kib,
+            usage[at].1.anon_kib,
+            ratio(idle[at].rss_kib, baseline.rss_kib),
+            ratio(idle[at].anon_kib, baseline.anon_kib),
+        );
+    }
+
     println!("\nratios, mcp-bridge / hand-written rmcp (1.00 = as fast; target ≤ 1.05)");
     println!(
         "  {:<34} {:>8} {:>8} {:>8} {:>12}",
