@@ -141,7 +141,7 @@ fn check_properties(cx: &Ctxt, fields: &[Field<'_>]) {
         let FieldKind::Arg(arg) = &field.kind else {
             continue;
         };
-        if arg.hide.is_true() || arg.mcp.skip.is_some() || arg.inert() {
+        if !arg.exposed() {
             continue;
         }
         let property = arg.property();
@@ -175,7 +175,7 @@ fn check_headers(cx: &Ctxt, fields: &[Field<'_>]) {
         let Some(header) = &arg.mcp.header else {
             continue;
         };
-        if arg.hide.is_true() || arg.mcp.skip.is_some() || arg.inert() {
+        if !arg.exposed() {
             cx.error_span(
                 header.span,
                 format!(

@@ -387,6 +387,12 @@ impl Arg {
         self.action == Action::Info || matches!(self.direct, Some(DirectValue::Unit))
     }
 
+    /// Whether the argument is a property of its tool: not hidden, not
+    /// skipped, not inert.
+    pub(crate) fn exposed(&self) -> bool {
+        !self.hide.is_true() && self.mcp.skip.is_none() && !self.inert()
+    }
+
     pub(crate) fn multiple(&self) -> bool {
         matches!(self.shape, Shape::Vec | Shape::OptionVec)
             && !matches!(self.value, ValueKind::KeyValue { .. })

@@ -17,7 +17,7 @@ use self::attr::{keys, ClapAttrKind, ClapItem, McpPlace};
 use self::doc::doc_help;
 use self::naming::{unraw, Casing};
 use crate::ctxt::Ctxt;
-use crate::model::{Arg, Container, Field, FieldKind, Input, Layer, Text, Variant, VariantKind};
+use crate::model::{Container, Field, FieldKind, Input, Layer, Text, Variant, VariantKind};
 
 pub(crate) fn from_syn<'a>(cx: &Ctxt, input: &'a syn::DeriveInput) -> Option<Input<'a>> {
     let items = attr::clap_items(&input.attrs, false);
@@ -145,11 +145,10 @@ fn fields<'a>(cx: &Ctxt, fields: &'a syn::Fields, casing: Casing) -> Vec<Field<'
 /// tells apart by position) is offered as `<id>-positional`, and the flag
 /// keeps the name users type. An `#[mcp(name)]` on either opts out.
 fn positional_names(fields: &mut [Field<'_>]) {
-    let exposed = |arg: &Arg| !arg.hide.is_true() && arg.mcp.skip.is_none() && !arg.inert();
     let flags: Vec<String> = fields
         .iter()
         .filter_map(|field| match &field.kind {
-            FieldKind::Arg(arg) if !arg.positional && exposed(arg) => Some(arg.property()),
+            FieldKind::Arg(arg) if !arg.positional && arg.exposed() => Some(arg.property()),
             _ => None,
         })
         .collect();
@@ -157,7 +156,7 @@ fn positional_names(fields: &mut [Field<'_>]) {
         if let FieldKind::Arg(arg) = &mut field.kind {
             if arg.positional
                 && arg.mcp.name.is_none()
-                && exposed(arg)
+                && arg.exposed()
                 && flags.contains(&arg.property())
             {
                 arg.auto_name = Some(format!("{}-positional", arg.id));

@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value};
 
+use super::lock;
 use crate::error::{ArgError, Problem};
 use crate::spec::{ToolSpec, ValueType, ValuesSource};
 
@@ -362,10 +363,4 @@ fn still_running() -> String {
         "its previous run has not returned (after more than {}s)",
         FETCH_TIMEOUT.as_secs()
     )
-}
-
-fn lock(state: &Mutex<State>) -> std::sync::MutexGuard<'_, State> {
-    state
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
