@@ -27,6 +27,16 @@ fn text(result: &Value) -> &str {
 fn grouped_with_structured_output() {
     let mut server = fleet(&[]);
     assert_eq!(server.tools_list(1), ["fl_host", "fl_service"]);
+    // Each group carries the hints every one of its commands has.
+    let listed = server.request(90, "tools/list", json!({}));
+    assert_eq!(
+        listed["tools"][0]["annotations"],
+        json!({"readOnlyHint": true, "openWorldHint": false})
+    );
+    assert_eq!(
+        listed["tools"][1]["annotations"],
+        json!({"destructiveHint": false, "idempotentHint": true})
+    );
 
     let hosts = server.call(
         2,

@@ -53,6 +53,12 @@ fn grouped_by_top_level_command() {
         json!(["export", null])
     );
     assert!(stats["inputSchema"].get("required").is_none());
+    // A group says what holds for every command it runs: `remove` destroys
+    // and `add` is not idempotent, but none of them reaches beyond the
+    // machine; `stats` runs its own command (and its title).
+    assert_eq!(task["annotations"], json!({"openWorldHint": false}));
+    assert!(task.get("title").is_none(), "{task}");
+    assert_eq!(stats["title"], "Task counts");
 
     // A call reaches the command, with the same build as the flat tool.
     let added = server.call(
@@ -147,6 +153,14 @@ fn search_and_call() {
     let tools = listed(&mut server);
     let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
     assert_eq!(names, ["search_tools", "call_tool", "taskctl_task_list"]);
+    // Searching reads the table only; `call_tool` may run any command,
+    // and `stats export` says nothing of itself.
+    assert_eq!(
+        tools[0]["annotations"],
+        json!({"readOnlyHint": true, "openWorldHint": false})
+    );
+    assert!(tools[1].get("annotations").is_none(), "{}", tools[1]);
+    assert_eq!(tools[2]["title"], "List tasks");
 
     let found = server.call(
         1,

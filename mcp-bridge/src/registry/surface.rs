@@ -17,7 +17,7 @@ use serde_json::{json, Map, Value};
 use super::flatten::{served_name, Outline};
 use super::rules::name_budget;
 use super::Registry;
-use crate::spec::{CommandSpec, ToolSpec};
+use crate::spec::{CommandSpec, ToolHints, ToolSpec};
 
 /// How the tools of a CLI are listed to clients (`mcp serve --grouped`,
 /// `--search`, or [`Bridge::tool_mode`](crate::Bridge::tool_mode)).
@@ -39,7 +39,11 @@ pub enum ToolMode {
     /// `{"command": ..., "help": true}` answers with the command's full
     /// description and input schema. Command aliases are accepted as clap
     /// accepts them. Tools above that depth, and commands with a single
-    /// tool, stay as they are.
+    /// tool, stay as they are. A group's annotations hold for every
+    /// command it runs (read-only only if all are, see
+    /// [`ToolHints::for_any_of`]); it has its command's icon, the title of
+    /// its own command, and no `outputSchema` (`help` answers with a
+    /// command's own).
     Grouped {
         /// The level of the commands whose subtrees become one tool.
         depth: usize,
@@ -77,12 +81,16 @@ pub(crate) enum Shown {
     Call(Listed),
 }
 
-/// A tool this module makes: its name, description and input schema.
+/// A tool this module makes: its name, description and input schema, and
+/// what it says of itself (the hints hold for every tool it may run).
 #[derive(Debug)]
 pub(crate) struct Listed {
     pub(crate) name: String,
     pub(crate) description: String,
     pub(crate) schema: Map<String, Value>,
+    pub(crate) title: Option<String>,
+    pub(crate) icon: Option<String>,
+    pub(crate) hints: ToolHints,
 }
 
 /// The tools under one command, served as one tool.
@@ -517,6 +525,9 @@ fn grouped(tools: &[&ToolSpec], root: &CommandSpec, outline: &Outline, depth: us
                     name,
                     description: String::new(),
                     schema,
+                    title: own.and_then(|index| tools[index].title.clone()),
+                    icon: icon_at(root, &path),
+                    hints: ToolHints::for_any_of(members.iter().map(|&index| &tools[index].hints)),
                 },
                 path,
                 own,
@@ -629,6 +640,21 @@ fn summary(tool: &ToolSpec) -> &str {
     first_line(text.strip_prefix(':').unwrap_or(text))
 }
 
+/// The icon of the command at `path` (root first): its own, or the
+/// nearest one above it, as its tools inherit it.
+fn icon_at(root: &CommandSpec, path: &[String]) -> Option<String> {
+    let mut node = root;
+    let mut icon = root.mcp.icon.as_ref();
+    for name in path.iter().skip(1) {
+        let Some(sub) = node.subcommands.iter().find(|sub| &sub.name == name) else {
+            break;
+        };
+        node = sub;
+        icon = node.mcp.icon.as_ref().or(icon);
+    }
+    icon.cloned()
+}
+
 fn first_line(text: &str) -> &str {
     text.lines().next().unwrap_or("").trim()
 }
@@ -668,6 +694,14 @@ fn searched(
             "required": ["query"],
             "additionalProperties": false,
         })),
+        title: None,
+        icon: root.mcp.icon.clone(),
+        // It reads the table of tools and nothing else.
+        hints: ToolHints {
+            read_only: Some(true),
+            open_world: Some(false),
+            ..ToolHints::NONE
+        },
     };
     let call = Listed {
         name: CALL_TOOL.to_owned(),
@@ -685,6 +719,9 @@ fn searched(
             "required": ["name"],
             "additionalProperties": false,
         })),
+        title: None,
+        icon: root.mcp.icon.clone(),
+        hints: ToolHints::for_any_of(tools.iter().map(|tool| &tool.hints)),
     };
     let mut shown = vec![Shown::Search(search), Shown::Call(call)];
     for pattern in &patterns {

@@ -905,12 +905,17 @@ fn surface_answer(answered: Resolved<'_>, surface: &Surface, flat: &[Tool]) -> C
     let text = match answered {
         Resolved::Help { index, group } => {
             let tool = &flat[index];
-            format!(
+            let mut text = format!(
                 "{}\n\nCall `{group}` with this `command` and `arguments` that match its input \
                  schema: {}",
                 tool.description.as_deref().unwrap_or_default(),
                 Value::Object((*tool.input_schema).clone())
-            )
+            );
+            if let Some(schema) = &tool.output_schema {
+                text.push_str("\n\nIts structured content matches this output schema: ");
+                text.push_str(&Value::Object((**schema).clone()).to_string());
+            }
+            text
         }
         Resolved::Found { indices, query } if indices.is_empty() => format!(
             "No tool matches `{query}`. The commands are: {}. Search for one of them, or for \
@@ -1106,13 +1111,17 @@ impl Shared {
     }
 }
 
-/// A tool the grouped or search mode makes.
+/// A tool the grouped or search mode makes. It has no `outputSchema`:
+/// one such tool answers for commands of several shapes (and with a
+/// command's definition, for `help`); a command's own is in its
+/// definition.
 fn made_tool(listed: &Listed) -> Tool {
-    Tool::new(
+    let tool = Tool::new(
         listed.name.clone(),
         listed.description.clone(),
         Arc::new(listed.schema.clone()),
-    )
+    );
+    described(tool, listed.title.as_ref(), listed.icon.as_ref(), listed.hints)
 }
 
 fn rmcp_tool(spec: &ToolSpec) -> Tool {
@@ -1124,17 +1133,26 @@ fn rmcp_tool(spec: &ToolSpec) -> Tool {
     if let Some(schema) = spec.output_schema() {
         tool.output_schema = Some(Arc::new(schema));
     }
-    if let Some(title) = &spec.title {
+    described(tool, spec.title.as_ref(), spec.icon.as_ref(), spec.hints)
+}
+
+/// A tool's title, icon and annotations, where it has them.
+fn described(
+    mut tool: Tool,
+    title: Option<&String>,
+    icon: Option<&String>,
+    hints: crate::spec::ToolHints,
+) -> Tool {
+    if let Some(title) = title {
         tool = tool.with_title(title.clone());
     }
-    if let Some(src) = &spec.icon {
+    if let Some(src) = icon {
         let mut icon = rmcp::model::Icon::new(src.clone());
         if let Some(mime) = icon_mime_type(src) {
             icon = icon.with_mime_type(mime);
         }
         tool = tool.with_icons(vec![icon]);
     }
-    let hints = spec.hints;
     if !hints.is_empty() {
         tool = tool.annotate(rmcp::model::ToolAnnotations::from_raw(
             None,

@@ -244,6 +244,38 @@ impl ToolHints {
         *self == Self::default()
     }
 
+    /// The hints of one tool that runs any of the tools with `all` hints
+    /// (a grouped tool, `call_tool`): what holds for every one of them, and
+    /// the unsafe reading wherever one of them gives it or says nothing —
+    /// read-only only if all are, not destructive only if none is (a
+    /// read-only tool destroys nothing), idempotent only if all are, closed
+    /// only if all are. A hint that would only repeat MCP's default is left
+    /// out.
+    pub fn for_any_of<'a>(all: impl IntoIterator<Item = &'a ToolHints>) -> Self {
+        let mut read_only = true;
+        let mut never_destroys = true;
+        let mut idempotent = true;
+        let mut closed = true;
+        let mut any = false;
+        for hints in all {
+            any = true;
+            let reads_only = hints.read_only == Some(true);
+            read_only &= reads_only;
+            never_destroys &= reads_only || hints.destructive == Some(false);
+            idempotent &= reads_only || hints.idempotent == Some(true);
+            closed &= hints.open_world == Some(false);
+        }
+        if !any {
+            return Self::NONE;
+        }
+        Self {
+            read_only: read_only.then_some(true),
+            destructive: (!read_only && never_destroys).then_some(false),
+            idempotent: (!read_only && idempotent).then_some(true),
+            open_world: closed.then_some(false),
+        }
+    }
+
     /// `other`'s hints where it gives them, ours elsewhere.
     fn overridden_by(self, other: Self) -> Self {
         Self {
@@ -575,5 +607,51 @@ impl ToolSpec {
     /// give.
     pub fn fixed(&self) -> impl Iterator<Item = (&str, &serde_json::Value)> + '_ {
         self.pinned.iter().map(|p| (p.name.as_str(), &p.value))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ToolHints;
+
+    fn hints(read_only: Option<bool>, destructive: Option<bool>) -> ToolHints {
+        ToolHints {
+            read_only,
+            destructive,
+            ..ToolHints::NONE
+        }
+    }
+
+    #[test]
+    fn a_tool_running_any_of_several_says_what_holds_for_all() {
+        let reading = ToolHints {
+            read_only: Some(true),
+            open_world: Some(false),
+            ..ToolHints::NONE
+        };
+        assert_eq!(ToolHints::for_any_of([&reading, &reading]), reading);
+        // Not read-only once one writes; idempotent and harmless only if
+        // every writer says so (a reader counts as both).
+        let safe_writer = ToolHints {
+            destructive: Some(false),
+            idempotent: Some(true),
+            open_world: Some(false),
+            ..ToolHints::NONE
+        };
+        assert_eq!(
+            ToolHints::for_any_of([&reading, &safe_writer]),
+            safe_writer
+        );
+        // One command that says nothing leaves MCP's defaults.
+        assert_eq!(
+            ToolHints::for_any_of([&safe_writer, &ToolHints::NONE]),
+            ToolHints::NONE
+        );
+        let destroys = hints(Some(false), Some(true));
+        assert_eq!(
+            ToolHints::for_any_of([&reading, &destroys]),
+            ToolHints::NONE
+        );
+        assert_eq!(ToolHints::for_any_of([]), ToolHints::NONE);
     }
 }
