@@ -66,8 +66,11 @@ pub enum TaskCommand {
 
     /// List tasks, most urgent first
     #[command(visible_alias = "ls")]
+    // A client gets the tasks as data (`structuredContent`) and the lines
+    // as text, so `--json` is only for the terminal: fixed off, it leaves
+    // the tool's schema.
     #[mcp(title = "List tasks", read_only, open_world = false)]
-    #[mcp(output = TaskList)]
+    #[mcp(output = TaskList, args(json = false))]
     List {
         /// Only tasks with this status
         #[arg(long, value_enum)]
@@ -80,6 +83,10 @@ pub enum TaskCommand {
         /// Include finished tasks
         #[arg(long)]
         all: bool,
+
+        /// Print the tasks as JSON
+        #[arg(long)]
+        json: bool,
     },
 
     /// Mark tasks as done
@@ -407,7 +414,12 @@ pub fn run(cli: Cli) -> Result<Option<Output>, TaskError> {
             file.save(&cli.db)?;
             println!("added task #{id}: {}", add.title);
         }
-        Command::Task(TaskCommand::List { status, tag, all }) => {
+        Command::Task(TaskCommand::List {
+            status,
+            tag,
+            all,
+            json,
+        }) => {
             let mut tasks: Vec<&Task> = file
                 .tasks
                 .iter()
@@ -435,7 +447,9 @@ pub fn run(cli: Cli) -> Result<Option<Output>, TaskError> {
                 text.push('\n');
             }
             let tasks = tasks.into_iter().cloned().collect();
-            return Ok(Some(Output::with_text(TaskList { tasks }, text)));
+            return Ok(Some(
+                Output::with_text(TaskList { tasks }, text).json_when(json),
+            ));
         }
         Command::Task(TaskCommand::Done { ids }) => {
             for id in &ids {

@@ -517,8 +517,9 @@ pub(crate) struct Structured {
 /// `outputSchema`, and its calls must return a `T`. In CLI mode the text
 /// is printed. The text is the value as JSON (indented in CLI mode) unless
 /// the handler gives one: [`Output::display`] shows the value's `Display`,
-/// [`Output::with_text`] any text (a CLI with a `--json` flag picks per
-/// call). One handler serves every command, so `Output` holds a value of
+/// [`Output::with_text`] any text, and a CLI with a `--json` flag passes it
+/// to [`Output::json_when`], which shows the value as JSON when it is set.
+/// One handler serves every command, so `Output` holds a value of
 /// any type; `None` (of an `Option<Output>`) is a command that returns
 /// nothing.
 ///
@@ -568,6 +569,40 @@ impl Output {
     pub fn display<T: serde::Serialize + Display + 'static>(value: T) -> Self {
         let text = value.to_string();
         Self::with_text(value, text)
+    }
+
+    /// Shown as JSON after all when `json` is set, whatever text was
+    /// given: what a CLI's `--json` flag asks for. In CLI mode the JSON is
+    /// indented; under MCP it is the text content, beside the same value as
+    /// `structuredContent`.
+    ///
+    /// ```
+    /// use mcp_bridge::{Io, Output, Report};
+    ///
+    /// #[derive(serde::Serialize)]
+    /// struct Open { open: u32 }
+    /// impl std::fmt::Display for Open {
+    ///     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+    ///         write!(f, "{} open", self.open)
+    ///     }
+    /// }
+    ///
+    /// let print = |json: bool| {
+    ///     let (mut out, mut err) = (Vec::new(), Vec::new());
+    ///     let mut io = Io::new(&mut out, &mut err, false);
+    ///     Output::display(Open { open: 2 }).json_when(json).report(&mut io);
+    ///     drop(io);
+    ///     String::from_utf8(out).unwrap()
+    /// };
+    /// assert_eq!(print(false), "2 open\n");
+    /// assert_eq!(print(true), "{\n  \"open\": 2\n}\n");
+    /// ```
+    #[must_use]
+    pub fn json_when(mut self, json: bool) -> Self {
+        if json {
+            self.text = None;
+        }
+        self
     }
 
     /// The value as JSON (an error when it cannot be written as JSON).

@@ -1121,7 +1121,12 @@ fn made_tool(listed: &Listed) -> Tool {
         listed.description.clone(),
         Arc::new(listed.schema.clone()),
     );
-    described(tool, listed.title.as_ref(), listed.icon.as_ref(), listed.hints)
+    described(
+        tool,
+        listed.title.as_ref(),
+        listed.icon.as_ref(),
+        listed.hints,
+    )
 }
 
 fn rmcp_tool(spec: &ToolSpec) -> Tool {

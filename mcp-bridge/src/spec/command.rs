@@ -638,10 +638,7 @@ mod tests {
             open_world: Some(false),
             ..ToolHints::NONE
         };
-        assert_eq!(
-            ToolHints::for_any_of([&reading, &safe_writer]),
-            safe_writer
-        );
+        assert_eq!(ToolHints::for_any_of([&reading, &safe_writer]), safe_writer);
         // One command that says nothing leaves MCP's defaults.
         assert_eq!(
             ToolHints::for_any_of([&safe_writer, &ToolHints::NONE]),
