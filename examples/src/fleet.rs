@@ -12,6 +12,8 @@
 //! | values fetched at run time | `host show <name>`, `host list --region` (`#[mcp(values = ...)]`: the inventory's host names and regions) |
 //! | a value sent as an HTTP header too, for routing | `host list --region` (`header = "Region"`: `Mcp-Param-Region` when served flat over HTTP) |
 //! | the grouped mode by default | the binary: `Bridge::tool_mode(ToolMode::Grouped { depth: 1 })` |
+//! | a question the user answers | `host drain` asks for the host's name again (`mcp_bridge::prompt`: the client's elicitation, or the terminal), or takes it as `--confirm` |
+//! | an icon for every tool | `#[mcp(icon = "data:image/svg+xml;...")]` on [`Cli`] |
 //!
 //! The fleet is an inventory: the JSON file `FLEET_INVENTORY` names (a
 //! stand-in for an inventory API), else three hosts built in; `deploy`
@@ -21,6 +23,7 @@
 //! ```text
 //! fleet host list
 //! fleet host show db-1 --format yaml
+//! fleet host drain web-2 --confirm web-2
 //! fleet service deploy api --replicas 3 --limits '{"cpu": 2, "memory": "1Gi"}'
 //! fleet mcp serve                # one tool per top-level command
 //! fleet mcp serve --flat         # every command a tool
@@ -34,6 +37,9 @@ use serde::{Deserialize, Serialize};
 #[derive(Parser, McpTool, Debug, Clone, PartialEq)]
 #[command(name = "fleet", version)]
 #[mcp(prefix = "fl")]
+#[mcp(
+    icon = "data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciIHZpZXdCb3g9IjAgMCAxNiAxNiI+PHJlY3Qgd2lkdGg9IjE2IiBoZWlnaHQ9IjE2IiByeD0iMyIgZmlsbD0iIzJkNmNkZiIvPjwvc3ZnPg=="
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -69,6 +75,16 @@ pub enum HostCommand {
         /// How to print it
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
+    },
+    /// Take a host out of service: its services move to the other hosts
+    #[mcp(destructive, open_world = false)]
+    Drain {
+        /// The host's name
+        #[mcp(values = host_names)]
+        name: String,
+        /// The host's name again: goes ahead without asking
+        #[arg(long, value_name = "NAME")]
+        confirm: Option<String>,
     },
 }
 
@@ -207,6 +223,28 @@ pub fn run(cli: Cli) -> Result<(), String> {
                     }
                 }
             }
+        }
+        Command::Host(HostCommand::Drain { name, confirm }) => {
+            let host = hosts
+                .iter()
+                .find(|h| h.name == name)
+                .ok_or_else(|| format!("no host named `{name}`"))?;
+            // Asked through the MCP client (elicitation) or on the terminal.
+            let typed = match confirm {
+                Some(typed) => typed,
+                None => mcp_bridge::prompt(&format!(
+                    "Draining moves {} off {name}. Type the host's name to go ahead",
+                    host.services.join(", ")
+                ))
+                .map_err(|unanswered| unanswered.instead_value("confirm").to_string())?,
+            };
+            if typed.trim() != name {
+                return Err(format!("`{typed}` is not `{name}`: nothing was drained"));
+            }
+            println!(
+                "would drain {name}: {} move elsewhere",
+                host.services.join(", ")
+            );
         }
         Command::Service(ServiceCommand::List) => {
             for host in &hosts {

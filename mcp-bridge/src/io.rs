@@ -61,9 +61,20 @@ impl Answer {
 pub struct Unanswered {
     question: String,
     reason: UnansweredReason,
-    /// The flag that answers the question ahead of time, and whether the
-    /// command runs as an MCP tool call.
-    instead: Option<(String, bool)>,
+    /// The argument that answers the question ahead of time.
+    instead: Option<Instead>,
+}
+
+/// The argument named by [`Unanswered::instead`] or
+/// [`Unanswered::instead_value`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Instead {
+    /// The long name, without dashes (as the property is named).
+    name: String,
+    /// Whether it takes the answer as its value (else it is a flag).
+    takes_value: bool,
+    /// Whether the command runs as an MCP tool call.
+    mcp: bool,
 }
 
 /// Why a question got no answer.
@@ -104,9 +115,25 @@ impl Unanswered {
     /// Names the long flag (without dashes, as the property is named)
     /// that answers the question ahead of time: the message then says to
     /// pass `--force` in a terminal, `force: true` to a model.
-    pub fn instead(mut self, flag: &str) -> Self {
+    pub fn instead(self, flag: &str) -> Self {
+        self.answered_by(flag, false)
+    }
+
+    /// Names the long option (without dashes) that takes the answer of a
+    /// [`prompt`] ahead of time: the message then says to pass
+    /// `--reason <answer>` in a terminal, to set `reason` to the answer for
+    /// a model.
+    pub fn instead_value(self, option: &str) -> Self {
+        self.answered_by(option, true)
+    }
+
+    fn answered_by(mut self, name: &str, takes_value: bool) -> Self {
         let mcp = serving() || matches!(self.reason, UnansweredReason::CannotAsk(_));
-        self.instead = Some((flag.to_owned(), mcp));
+        self.instead = Some(Instead {
+            name: name.to_owned(),
+            takes_value,
+            mcp,
+        });
         self
     }
 }
@@ -126,13 +153,20 @@ impl Display for Unanswered {
                 "\"{question}\" was not answered (dismissed or cancelled)"
             )?,
         }
-        match &self.instead {
-            Some((flag, true)) => write!(
-                f,
-                "; to go ahead without the question, call again with `{flag}: true`"
-            ),
-            Some((flag, false)) => write!(f, "; to go ahead without the question, pass `--{flag}`"),
-            None => Ok(()),
+        let Some(Instead {
+            name,
+            takes_value,
+            mcp,
+        }) = &self.instead
+        else {
+            return Ok(());
+        };
+        f.write_str("; to go ahead without the question, ")?;
+        match (mcp, takes_value) {
+            (true, false) => write!(f, "call again with `{name}: true`"),
+            (true, true) => write!(f, "call again with `{name}` set to the answer"),
+            (false, false) => write!(f, "pass `--{name}`"),
+            (false, true) => write!(f, "pass `--{name} <answer>`"),
         }
     }
 }
@@ -656,5 +690,38 @@ impl<T: Report> Report for Option<T> {
             Some(value) => value.report(io),
             None => 0,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Question, Unanswered, UnansweredReason};
+
+    #[test]
+    fn an_unanswered_question_names_the_argument_that_answers_it() {
+        let question = Question::Text("Why deploy?".to_owned());
+        let terminal = Unanswered::new(&question, UnansweredReason::NoTerminal);
+        assert_eq!(
+            terminal.clone().instead_value("reason").to_string(),
+            "cannot ask \"Why deploy?\": stdin is not a terminal, so nobody can answer; to go \
+             ahead without the question, pass `--reason <answer>`"
+        );
+        assert!(terminal
+            .instead("force")
+            .to_string()
+            .ends_with("pass `--force`"));
+        let client = Unanswered::new(
+            &question,
+            UnansweredReason::CannotAsk("the client cannot ask its user".to_owned()),
+        );
+        assert_eq!(
+            client.clone().instead_value("reason").to_string(),
+            "cannot ask \"Why deploy?\": the client cannot ask its user; to go ahead without \
+             the question, call again with `reason` set to the answer"
+        );
+        assert!(client
+            .instead("force")
+            .to_string()
+            .ends_with("call again with `force: true`"));
     }
 }

@@ -27,12 +27,19 @@ fn text(result: &Value) -> &str {
 fn grouped_with_structured_output() {
     let mut server = fleet(&[]);
     assert_eq!(server.tools_list(1), ["fl_host", "fl_service"]);
-    // Each group carries the hints every one of its commands has.
+    // Each group carries the hints every one of its commands has (`host
+    // drain` changes things, no command reaches beyond the machine), and
+    // the root's icon.
     let listed = server.request(90, "tools/list", json!({}));
     assert_eq!(
         listed["tools"][0]["annotations"],
-        json!({"readOnlyHint": true, "openWorldHint": false})
+        json!({"openWorldHint": false})
     );
+    assert_eq!(listed["tools"][0]["icons"][0]["mimeType"], "image/svg+xml");
+    assert!(listed["tools"][1]["icons"][0]["src"]
+        .as_str()
+        .unwrap()
+        .starts_with("data:image/svg+xml;base64,"));
     assert_eq!(
         listed["tools"][1]["annotations"],
         json!({"destructiveHint": false, "idempotentHint": true})
@@ -115,12 +122,13 @@ fn flat_on_request() {
         [
             "fl_host_list",
             "fl_host_show",
+            "fl_host_drain",
             "fl_service_list",
             "fl_service_deploy"
         ]
     );
     let tools = server.request(2, "tools/list", json!({}));
-    let deploy = &tools["tools"][3]["inputSchema"]["properties"]["limits"];
+    let deploy = &tools["tools"][4]["inputSchema"]["properties"]["limits"];
     assert_eq!(deploy["type"], "object");
     assert_eq!(deploy["properties"]["cpu"]["type"], "integer");
     assert_eq!(deploy["additionalProperties"], false);
@@ -221,4 +229,51 @@ fn host_names_and_regions_are_fetched_from_the_inventory() {
     assert_eq!(shown["isError"], false, "{shown}");
     assert_eq!(shown["structuredContent"]["name"], "c-1");
     server.finish();
+}
+
+#[test]
+fn drain_asks_for_the_name_or_takes_it_as_an_argument() {
+    let mut server = fleet(&[]);
+    // This client cannot ask its user: the refusal names the argument.
+    let asked = server.call(
+        1,
+        "fl_host",
+        json!({"command": "drain", "arguments": {"name": "web-2"}}),
+    );
+    assert_eq!(asked["isError"], true, "{asked}");
+    assert!(
+        text(&asked).contains(
+            "the MCP client did not declare that it can ask its user (elicitation); to go ahead \
+             without the question, call again with `confirm` set to the answer\n[exit code 1]"
+        ),
+        "{asked}"
+    );
+    let drained = server.call(
+        2,
+        "fl_host",
+        json!({"command": "drain", "arguments": {"name": "web-2", "confirm": "web-2"}}),
+    );
+    assert_eq!(
+        text(&drained),
+        "would drain web-2: web move elsewhere\n",
+        "{drained}"
+    );
+    let wrong = server.call(
+        3,
+        "fl_host",
+        json!({"command": "drain", "arguments": {"name": "web-2", "confirm": "web-1"}}),
+    );
+    assert_eq!(wrong["isError"], true);
+    assert!(text(&wrong).contains("`web-1` is not `web-2`: nothing was drained"));
+    server.assert_stdout_pure();
+
+    // In a terminal without one, the same question names the option.
+    let output = Command::new(common::fleet())
+        .args(["host", "drain", "web-2"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&output.stderr)
+        .contains("stdin is not a terminal, so nobody can answer; to go ahead without the question, pass `--confirm <answer>`"));
 }
