@@ -1,6 +1,7 @@
-"""What the small client scripts (tool_modes_client.py, ask_client.py)
-share: one line per check, the first failure ends the run, and a summary
-line `N passed, M failed` that the Rust side reads."""
+"""What the small client scripts (tool_modes_client.py, ask_client.py,
+features_client.py) share: one line per check, the first failure ends
+the run, and a summary line `N passed, M failed` that the Rust side
+reads."""
 
 from __future__ import annotations
 

@@ -1086,7 +1086,7 @@ fn tools_command_writes_the_definitions_to_a_file() {
         .unwrap();
     assert!(status.success());
     let tools: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
-    assert_eq!(tools.as_array().unwrap().len(), 20);
+    assert_eq!(tools.as_array().unwrap().len(), 22);
     assert_eq!(tools[0]["inputSchema"]["required"], json!(["text"]));
 }
 

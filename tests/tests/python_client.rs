@@ -1,6 +1,7 @@
 //! Real-client test: the official Python MCP SDK (pinned in
 //! `tests/python/requirements.txt`) drives `taskctl mcp serve` over stdio,
-//! and over Streamable HTTP with sessions and stateless.
+//! and over Streamable HTTP with sessions and stateless; and `fleet`'s and
+//! the fixture CLI's servers, for the features their attributes declare.
 //!
 //! `scripts/test-all.sh` creates the venv and sets `MCP_BRIDGE_PYTHON`.
 //! Without it the test is skipped locally, but fails under CI, so a CI run
@@ -102,7 +103,9 @@ fn python_sdk_client_over_stateless_http_with_protocol_2026_07_28() {
 /// Runs the Python client `script` (with `args`) against `bin serve...`:
 /// over stdio, started by the SDK, or, with `http` (the extra arguments of
 /// `--http`), started here and given to the script by its URL. `env` is
-/// the server's. The script must end with `N passed, 0 failed`.
+/// the server's. The script must end with `N passed, 0 failed`. Returns
+/// the script's stderr (where a server it started logs), `None` when the
+/// SDK is not installed.
 fn run_script(
     script: &str,
     args: &[&OsStr],
@@ -110,8 +113,8 @@ fn run_script(
     serve: &[&OsStr],
     env: &[(&str, &OsStr)],
     http: Option<&[&str]>,
-) {
-    let Some(python) = python() else { return };
+) -> Option<String> {
+    let python = python()?;
     let mut command = Command::new(python);
     command
         .arg(common::workspace_root().join("tests/python").join(script))
@@ -141,12 +144,13 @@ fn run_script(
     };
     let output = command.output().expect("python runs");
     let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
     assert!(
         output.status.success() && stdout.trim_end().ends_with("passed, 0 failed"),
-        "Python SDK client {script} failed ({:?}):\n{stdout}\n--- stderr ---\n{}",
+        "Python SDK client {script} failed ({:?}):\n{stdout}\n--- stderr ---\n{stderr}",
         output.status,
-        String::from_utf8_lossy(&output.stderr)
     );
+    Some(stderr)
 }
 
 /// The grouped and search modes, help resources and example prompts
@@ -275,4 +279,101 @@ fn python_sdk_client_answers_a_question_in_rounds_with_2026_07_28() {
 #[test]
 fn python_sdk_client_answers_a_question_in_rounds_over_stateless_http() {
     run_ask_client("2026-07-28", Some(&["--stateless"]));
+}
+
+/// fleet as the Python SDK sees it (`tests/python/features_client.py
+/// --mode fleet`): `deploy --limits`'s object schema, an object reaching
+/// the handler and shapes refused naming `limits`; a table, lines and
+/// YAML parsed into structured content; `host show`'s fixed `format` not
+/// offered, and refused when given.
+fn run_fleet_features(http: Option<&[&str]>) {
+    let serve = ["mcp", "serve", "--flat"].map(OsStr::new);
+    let args = ["--mode", "fleet"].map(OsStr::new);
+    run_script(
+        "features_client.py",
+        &args,
+        common::fleet(),
+        &serve,
+        &[],
+        http,
+    );
+}
+
+#[test]
+fn python_sdk_client_fleet_features_over_stdio() {
+    run_fleet_features(None);
+}
+
+#[test]
+fn python_sdk_client_fleet_features_over_stateless_http() {
+    run_fleet_features(Some(&["--stateless"]));
+}
+
+/// The fixture CLI as the Python SDK sees it (`features_client.py --mode
+/// fixture`): icons, the name shortened under `max_name_len`, a table that
+/// does not parse sent as text alone. Returns what the script's stderr
+/// holds (the server's log, over stdio).
+fn run_fixture_features(http: Option<&[&str]>) -> Option<String> {
+    let fixture = Path::new(env!("CARGO_BIN_EXE_fixture_cli"));
+    let serve = ["ai", "serve"].map(OsStr::new);
+    let args = ["--mode", "fixture"].map(OsStr::new);
+    let env = [
+        ("FIXTURE_BRIDGE_NAME", OsStr::new("ai")),
+        ("FIXTURE_HANDLER", OsStr::new("plain")),
+    ];
+    run_script("features_client.py", &args, fixture, &serve, &env, http)
+}
+
+#[test]
+fn python_sdk_client_fixture_features_over_stdio() {
+    let Some(log) = run_fixture_features(None) else {
+        return;
+    };
+    let warning = "output not parsed: sent as text only tool=\"fixture_sizes\" format=Table \
+                   why=row 3 does not line up with the header's columns";
+    assert_eq!(log.matches(warning).count(), 1, "{log}");
+}
+
+#[test]
+fn python_sdk_client_fixture_features_over_http_with_sessions() {
+    run_fixture_features(Some(&[]));
+}
+
+/// taskctl's search mode with pinned tools as the Python SDK sees it
+/// (`features_client.py --mode pins`).
+fn run_pinned_client(http: Option<&[&str]>) {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("tasks.json");
+    let mut serve = vec![OsStr::new("--db"), db.as_os_str()];
+    serve.extend(
+        [
+            "mcp",
+            "serve",
+            "--search",
+            "--pin",
+            "taskctl_stats*",
+            "--pin",
+            "taskctl_task_add",
+        ]
+        .map(OsStr::new),
+    );
+    let args = ["--mode", "pins"].map(OsStr::new);
+    run_script(
+        "features_client.py",
+        &args,
+        common::taskctl(),
+        &serve,
+        &[],
+        http,
+    );
+}
+
+#[test]
+fn python_sdk_client_pinned_tools_over_stdio() {
+    run_pinned_client(None);
+}
+
+#[test]
+fn python_sdk_client_pinned_tools_over_http_with_sessions() {
+    run_pinned_client(Some(&[]));
 }

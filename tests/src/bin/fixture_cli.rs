@@ -13,6 +13,9 @@
 //! - `FIXTURE_ISOLATE`: every call in a child process;
 //! - `FIXTURE_LABELS`: the file `label`'s values are fetched from (one per
 //!   line; a missing file is a failed fetch).
+//!
+//! Tool names are held to 40 bytes (`#[mcp(max_name_len = 40)]`): the one
+//! command with a longer path is served under a shortened name.
 
 use std::io::{Read, Write};
 use std::process::ExitCode;
@@ -25,6 +28,7 @@ use mcp_bridge::{Bridge, Io, McpTool, Output};
 #[derive(Parser, McpTool, Debug)]
 #[command(name = "fixture")]
 #[mcp(icon = "data:image/svg+xml,%3Csvg%20xmlns='http://www.w3.org/2000/svg'/%3E")]
+#[mcp(max_name_len = 40)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -138,6 +142,20 @@ enum Command {
         /// How many
         #[arg(long, default_value_t = 3)]
         count: u32,
+    },
+    /// Print a table of sizes, parsed into structured content (with
+    /// `--ragged`, one whose last row does not line up with the header)
+    #[mcp(output = "table")]
+    Sizes {
+        /// Let the last row's name run into the next column
+        #[arg(long)]
+        ragged: bool,
+    },
+    /// Print the newest key of a service account (its tool name is past
+    /// the 40 bytes allowed, so it is shortened)
+    ShowTheNewestKeyOfAServiceAccount {
+        /// The account
+        account: String,
     },
 }
 
@@ -313,6 +331,17 @@ fn run_plain(cli: Cli) -> Result<Option<Output>, String> {
         }
         Command::Exit { code } => std::process::exit(i32::from(code)),
         Command::Label { name, also } => println!("label {name} {also:?}"),
+        Command::Sizes { ragged } => {
+            println!("NAME    SIZE");
+            println!("small   1");
+            println!("large   300");
+            if ragged {
+                println!("extra-large 5000");
+            }
+        }
+        Command::ShowTheNewestKeyOfAServiceAccount { account } => {
+            println!("newest key of {account}: k-7")
+        }
         Command::Ask {
             nested: true,
             force,
