@@ -37,7 +37,8 @@ async def tools_by_name(client: Any) -> dict[str, Any]:
 async def fleet(client: Any) -> None:
     tools = await tools_by_name(client)
     ok(
-        list(tools) == ["fl_host_list", "fl_host_show", "fl_service_list", "fl_service_deploy"],
+        list(tools)
+        == ["fl_host_list", "fl_host_show", "fl_host_drain", "fl_service_list", "fl_service_deploy"],
         "every fleet command is a tool",
         str(list(tools)),
     )

@@ -1370,7 +1370,6 @@ async fn pinned_tools_keep_their_icons() {
 /// below it is the root's tool, so it shows the root's icon (README: an
 /// icon is "the icon of its tools and of every tool below it").
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "bug: a grouped tool is listed without its command's icon (serve::made_tool)"]
 async fn the_grouped_tool_shows_its_commands_icon() {
     timed(async {
         let serve = ["ai", "serve", "--grouped"];
