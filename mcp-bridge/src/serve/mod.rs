@@ -769,6 +769,29 @@ impl BridgeServer {
         read(&self.shared.listed).tools.len()
     }
 
+    /// Every tool of the table, in order.
+    fn specs(&self) -> impl Iterator<Item = &ToolSpec> + '_ {
+        let typed = &self.shared.typed;
+        (0..).map_while(|index| typed.spec(index))
+    }
+
+    /// Logs what became of the doc-comment examples of the tools (once
+    /// the log is set up).
+    pub(crate) fn log_doc_examples(&self) {
+        crate::registry::log_doc_examples(self.specs());
+    }
+
+    /// The warnings for the doc-comment examples that were skipped.
+    pub(crate) fn doc_example_warnings(&self) -> Vec<String> {
+        self.specs()
+            .flat_map(|tool| {
+                tool.doc_examples
+                    .iter()
+                    .filter_map(move |example| crate::registry::doc_example_warning(tool, example))
+            })
+            .collect()
+    }
+
     /// Fetches the values of `#[mcp(values = ...)]` arguments that are
     /// due, on this thread, into the tools (for a listing without a
     /// server running, `mcp tools`).
