@@ -98,6 +98,9 @@ pub fn assert_parity<C: McpCommand + CommandFactory>() {
 /// }
 ///
 /// mcp_bridge::testing::assert_doc_examples::<Cp>();
+/// let registry = mcp_bridge::Registry::<Cp>::new().unwrap();
+/// let example = &registry.tool("cp").unwrap().examples[0];
+/// assert_eq!(example["force"], true);
 /// ```
 #[track_caller]
 pub fn assert_doc_examples<C>()

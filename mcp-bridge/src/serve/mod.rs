@@ -755,8 +755,8 @@ impl BridgeServer {
     }
 
     /// Refuses a prompts method when the server declares no prompts (no
-    /// command has an `#[mcp(example)]`), as it refuses any method it does
-    /// not offer.
+    /// tool has an example: `#[mcp(example)]` or a doc-comment command
+    /// line), as it refuses any method it does not offer.
     fn offers_prompts(&self, method: &str) -> Result<(), ErrorData> {
         match self.shared.info.capabilities.prompts {
             Some(_) => Ok(()),
@@ -1248,7 +1248,8 @@ impl ServerHandler for BridgeServer {
         self.shared.info.clone()
     }
 
-    // Prompts: the tools whose commands have `#[mcp(example = "...")]`.
+    // Prompts: the tools with examples (`#[mcp(example = "...")]`, or
+    // command lines of their doc comments).
     async fn list_prompts(
         &self,
         _request: Option<PaginatedRequestParams>,
