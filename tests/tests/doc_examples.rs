@@ -197,3 +197,41 @@ fn the_oracle_reports_a_line_clap_reads_otherwise() {
         "{differences:?}"
     );
 }
+
+/// Greets.
+///
+/// Examples:
+///   $ greet Ann --loud
+///   $ greet --loud
+#[derive(clap::Parser, mcp_bridge::McpTool, Debug, PartialEq)]
+#[command(name = "greet", verbatim_doc_comment)]
+#[mcp(description = "Say hello to someone")]
+struct Greet {
+    /// Who
+    name: String,
+    /// Shout
+    #[arg(long)]
+    loud: bool,
+}
+
+/// When `#[mcp(description)]` replaces the doc comment, the description
+/// no longer shows the line: the call made of it is appended instead. A
+/// line read well but refused by the tool's build is skipped.
+#[test]
+fn a_replaced_description_gets_the_call_as_json() {
+    let differences = doc_example_differences::<Greet>();
+    assert_eq!(differences.len(), 1, "{differences:?}");
+    assert!(
+        differences[0].starts_with(
+            "`$ greet --loud` (greet): skipped: its tool refuses it: tool `greet`: missing required property `name`"
+        ),
+        "{differences:?}"
+    );
+    let registry = Registry::<Greet>::new().unwrap();
+    assert_eq!(
+        tool(&registry, "greet").description,
+        r#"greet: Say hello to someone
+
+Example: {"loud":true,"name":"Ann"}"#
+    );
+}
