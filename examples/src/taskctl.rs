@@ -58,6 +58,10 @@ pub enum TaskCommand {
     /// priority, tags and an estimate so `list` can sort and filter.
     ///
     /// Titles are taken literally: quotes, dashes and semicolons are kept.
+    ///
+    /// Example: $ taskctl task add "Call the plumber" --priority 5 --tag home -t urgent
+    // The line above is an example call too (a prompt shows it), as the
+    // JSON one below is: the bridge reads it as clap would.
     #[mcp(title = "Add a task", destructive = false, open_world = false)]
     #[mcp(
         example = r#"{"title": "Write the release notes", "priority": 4, "tag": ["docs"], "estimate": "90m"}"#

@@ -441,12 +441,21 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
                 }
             }
         }
+        // After the operator's pins: an example giving a pinned option is
+        // one the served tool refuses.
+        registry.check_doc_examples();
         let server = match self.server_from(registry, &mode) {
             Ok(server) => server,
             Err(error) => return fail(&error),
         };
         match matches.subcommand() {
-            Some(("tools", sub)) => print_tools(&server, sub.get_one::<PathBuf>("output")),
+            Some(("tools", sub)) => {
+                // No log here: the CLI's author reads these on the terminal.
+                for warning in server.doc_example_warnings() {
+                    eprintln!("warning: {warning}");
+                }
+                print_tools(&server, sub.get_one::<PathBuf>("output"))
+            }
             Some((action @ ("install" | "uninstall"), sub)) => {
                 match self.install(action, sub, &bin, &root_name_pins) {
                     Ok(()) => ExitCode::SUCCESS,
@@ -1081,6 +1090,8 @@ fn captured_and_logged(server: BridgeServer) -> std::io::Result<BridgeServer> {
     #[cfg(not(unix))]
     let log = None;
     init_logging(log);
+    // Found when the tool table was made, before there was a log.
+    server.log_doc_examples();
     Ok(server)
 }
 

@@ -13,7 +13,7 @@ use tokio::io::{AsyncRead, AsyncWrite};
 
 use crate::registry::Registry;
 use crate::serve::BridgeServer;
-use crate::spec::{CommandSpec, ParamKind, ParamSpec, ToolSpec, ValueType};
+use crate::spec::{CommandSpec, DocOutcome, ParamKind, ParamSpec, ToolSpec, ValueType};
 use crate::traits::McpCommand;
 
 /// What `#[mcp(output = "...")]` makes of a command's output: the object a
@@ -72,6 +72,95 @@ pub fn assert_parity<C: McpCommand + CommandFactory>() {
         std::any::type_name::<C>(),
         differences.join("\n  ")
     );
+}
+
+/// Fails with a readable list unless every command line of the doc
+/// comments' example sections (`$ app run --fast`, see
+/// [`ToolSpec::doc_examples`]) is an example its tool accepts and builds
+/// the value clap parses from the same words. Lines for other commands are
+/// passed over.
+///
+/// ```
+/// use clap::Parser;
+/// use mcp_bridge::McpTool;
+///
+/// /// Copies files.
+/// ///
+/// /// Examples:
+/// ///   $ cp a.txt b.txt --force
+/// #[derive(Parser, McpTool, Debug, PartialEq)]
+/// #[command(name = "cp", verbatim_doc_comment)]
+/// struct Cp {
+///     from: String,
+///     to: String,
+///     #[arg(short, long)]
+///     force: bool,
+/// }
+///
+/// mcp_bridge::testing::assert_doc_examples::<Cp>();
+/// let registry = mcp_bridge::Registry::<Cp>::new().unwrap();
+/// let example = &registry.tool("cp").unwrap().examples[0];
+/// assert_eq!(example["force"], true);
+/// ```
+#[track_caller]
+pub fn assert_doc_examples<C>()
+where
+    C: McpCommand + clap::Parser + std::fmt::Debug + PartialEq,
+{
+    let differences = doc_example_differences::<C>();
+    assert!(
+        differences.is_empty(),
+        "the doc-comment examples of `{}` are not what clap parses:\n  {}",
+        std::any::type_name::<C>(),
+        differences.join("\n  ")
+    );
+}
+
+/// The problems [`assert_doc_examples`] reports, one line each: a line
+/// skipped (and why), or one whose value differs from clap's.
+pub fn doc_example_differences<C>() -> Vec<String>
+where
+    C: McpCommand + clap::Parser + std::fmt::Debug + PartialEq,
+{
+    let registry = match Registry::<C>::new() {
+        Ok(registry) => registry,
+        Err(error) => return vec![format!("the tool table cannot be built: {error}")],
+    };
+    let mut out = Vec::new();
+    for tool in registry.tools() {
+        for example in &tool.doc_examples {
+            let line = format!("`$ {}` ({})", example.line, tool.name);
+            let arguments = match &example.outcome {
+                DocOutcome::Accepted(arguments) => arguments,
+                DocOutcome::Skipped(why) => {
+                    out.push(format!("{line}: skipped: {why}"));
+                    continue;
+                }
+                _ => continue,
+            };
+            let json = serde_json::Value::Object(arguments.clone());
+            match (
+                registry.build(&tool.name, arguments),
+                C::try_parse_from(&example.words),
+            ) {
+                (Ok(ours), Ok(theirs)) if ours == theirs => {}
+                (Ok(ours), Ok(theirs)) => out.push(format!(
+                    "{line}: {json} builds {ours:?}, clap parses {theirs:?}"
+                )),
+                (Ok(_), Err(error)) => out.push(format!(
+                    "{line}: clap refuses it: {}",
+                    error
+                        .render()
+                        .to_string()
+                        .lines()
+                        .next()
+                        .unwrap_or_default()
+                )),
+                (Err(error), _) => out.push(format!("{line}: {json} is refused: {error}")),
+            }
+        }
+    }
+    out
 }
 
 /// Serves `server` over `input` and `output` exactly as `mcp serve` serves

@@ -238,6 +238,8 @@ mod tests {
             output: None,
             returns: None,
             examples: Vec::new(),
+            doc_examples: Vec::new(),
+            doc_in_description: false,
             route: Vec::new(),
             renamed: Vec::new(),
             unoffered: Vec::new(),

@@ -7,6 +7,7 @@ use crate::error::RegistryError;
 use crate::spec::relations::describe_rules;
 use crate::spec::{CommandSpec, ParamSpec, Pinned, Renamed, ToolSpec};
 
+use super::examples::{self, Level};
 use super::rules::{
     is_exposed, is_runnable, name_budget, offers, renames_farther, shorten, PATH_SEPARATOR,
     RENAME_SEPARATOR,
@@ -134,7 +135,7 @@ fn properties(path: &[Inherited<'_>], own_depth: u32) -> (Vec<ParamSpec>, Vec<Re
 
 fn collect_tools<'a>(
     node: &'a CommandSpec,
-    path: &mut Vec<String>,
+    levels: &mut Vec<Level<'a>>,
     inherited: &[Inherited<'a>],
     hidden: &[&'a ParamSpec],
     route: &mut Vec<u32>,
@@ -146,10 +147,10 @@ fn collect_tools<'a>(
     if !is_exposed(true, node.hidden, node.mcp.skip) {
         return;
     }
-    path.push(node.name.clone());
     let route_len = route.len();
     route.extend_from_slice(&node.selector);
     let depth = route.len() as u32;
+    levels.push(Level { node, depth });
     let (offered, unoffered): (Vec<&ParamSpec>, Vec<&ParamSpec>) =
         node.params.iter().partition(|p| offers(p.hidden));
     let mut hidden = hidden.to_vec();
@@ -164,22 +165,23 @@ fn collect_tools<'a>(
     if !node.aliases.is_empty() {
         out.outline
             .aliases
-            .insert(path.clone(), node.aliases.clone());
+            .insert(path_of(levels), node.aliases.clone());
     }
     let runnable = is_runnable(!node.subcommands.is_empty(), node.subcommand_required);
     if !runnable {
         if let Some(about) = node.mcp.description.as_ref().or(node.about.as_ref()) {
-            out.outline.abouts.insert(path.clone(), about.clone());
+            out.outline.abouts.insert(path_of(levels), about.clone());
         }
     }
     if runnable {
+        let path = path_of(levels);
         let (params, renamed) = properties(&on_path, depth);
         // A name made from the path is set once the whole tree is known.
         let given = node.mcp.name.is_some();
         let mut tool = ToolSpec {
             name: node.mcp.name.clone().unwrap_or_default(),
             path: path.clone(),
-            description: describe(node, path),
+            description: describe(node, &path),
             params,
             groups: node.groups.clone(),
             serial: node.mcp.serial,
@@ -192,6 +194,8 @@ fn collect_tools<'a>(
             output: node.mcp.output,
             returns: node.mcp.returns,
             examples: Vec::new(),
+            doc_examples: Vec::new(),
+            doc_in_description: false,
             route: route.clone(),
             renamed,
             unoffered: hidden.iter().map(|param| (*param).clone()).collect(),
@@ -261,6 +265,13 @@ fn collect_tools<'a>(
                 }),
             }
         }
+        // The command lines of the doc comment's example section: built
+        // (and logged) when the registry knows the CLI's type.
+        let help = node.long_about.as_deref().or(node.about.as_deref());
+        if let Some(help) = help.filter(|help| examples::may_have_examples(help)) {
+            tool.doc_examples = examples::doc_examples(help, levels, &tool);
+            tool.doc_in_description = node.mcp.description.is_none();
+        }
         let rules = describe_rules(&tool);
         if !rules.is_empty() {
             tool.description.push_str("\n\nRules: ");
@@ -281,11 +292,11 @@ fn collect_tools<'a>(
     }
 
     for sub in &node.subcommands {
-        collect_tools(sub, path, &on_path, &hidden, route, icon, out);
+        collect_tools(sub, levels, &on_path, &hidden, route, icon, out);
     }
 
     route.truncate(route_len);
-    path.pop();
+    levels.pop();
 }
 
 /// `#[mcp(header = "...")]` where a client can send it (SEP-2243): on a
@@ -355,6 +366,11 @@ fn fits(schema: &serde_json::Value, value: &serde_json::Value) -> bool {
     };
     let bounded = bound("minimum", |n, min| n >= min) && bound("maximum", |n, max| n <= max);
     kind && listed && bounded
+}
+
+/// The command path of the last level, root first.
+fn path_of(levels: &[Level<'_>]) -> Vec<String> {
+    levels.iter().map(|level| level.node.name.clone()).collect()
 }
 
 fn describe(node: &CommandSpec, path: &[String]) -> String {

@@ -5,6 +5,7 @@
 //! the rules to the tree the derive describes; [`tree`] applies the same
 //! rules at compile time, to the constant nodes the derive emits.
 
+mod examples;
 mod flatten;
 pub(crate) mod rules;
 mod surface;
@@ -18,9 +19,10 @@ use serde_json::{Map, Value};
 
 use crate::error::{CallError, DuplicateTool, InvalidToolName, RegistryError};
 use crate::spec::relations::any_rules;
-use crate::spec::{CommandSpec, ToolSpec};
+use crate::spec::{CommandSpec, DocOutcome, ToolSpec};
 use crate::traits::McpCommand;
 
+pub(crate) use examples::{log as log_doc_examples, warning as doc_example_warning};
 pub use surface::ToolMode;
 pub(crate) use surface::{Listed, Resolved, Shown, Surface};
 
@@ -83,9 +85,12 @@ impl<C> std::fmt::Debug for Registry<C> {
 
 impl<C: McpCommand> Registry<C> {
     /// Builds the table from `C`'s command tree. Each
-    /// `#[mcp(example = "...")]` must be a call its tool accepts.
+    /// `#[mcp(example = "...")]` must be a call its tool accepts. The
+    /// command lines of the doc comments' example sections become examples
+    /// too when their tools accept them; those that cannot are skipped and
+    /// logged as warnings (see [`ToolSpec::doc_examples`]).
     pub fn new() -> Result<Self, RegistryError> {
-        let registry = Self::from_spec(C::command_spec())?;
+        let mut registry = Self::from_spec(C::command_spec())?;
         for (index, entry) in registry.entries.iter().enumerate() {
             for example in &entry.spec.examples {
                 if let Err(error) = registry.build_at(index, example) {
@@ -97,7 +102,46 @@ impl<C: McpCommand> Registry<C> {
                 }
             }
         }
+        registry.check_doc_examples();
+        examples::log(registry.tools());
         Ok(registry)
+    }
+
+    /// Builds each doc-comment example each tool has not built yet: one its
+    /// tool accepts joins its examples (and, when the description does not
+    /// show the doc comment, its description as `Example: {...}`); one it
+    /// refuses is skipped.
+    pub(crate) fn check_doc_examples(&mut self) {
+        let mut built = Vec::new();
+        for (index, entry) in self.entries.iter().enumerate() {
+            for (at, example) in entry.spec.doc_examples.iter().enumerate() {
+                if let DocOutcome::Converted(arguments) = &example.outcome {
+                    let outcome = match self.build_at(index, arguments) {
+                        Ok(_) => DocOutcome::Accepted(arguments.clone()),
+                        Err(error) => DocOutcome::Skipped(format!("its tool refuses it: {error}")),
+                    };
+                    built.push((index, at, outcome));
+                }
+            }
+        }
+        for (index, at, outcome) in built {
+            let spec = &mut self.entries[index].spec;
+            if let DocOutcome::Accepted(arguments) = &outcome {
+                if !spec.examples.contains(arguments) {
+                    if !spec.doc_in_description {
+                        spec.description.push_str(if spec.examples.is_empty() {
+                            "\n\nExample: "
+                        } else {
+                            "\nExample: "
+                        });
+                        spec.description
+                            .push_str(&Value::Object(arguments.clone()).to_string());
+                    }
+                    spec.examples.push(arguments.clone());
+                }
+            }
+            spec.doc_examples[at].outcome = outcome;
+        }
     }
 }
 

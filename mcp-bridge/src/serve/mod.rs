@@ -755,8 +755,8 @@ impl BridgeServer {
     }
 
     /// Refuses a prompts method when the server declares no prompts (no
-    /// command has an `#[mcp(example)]`), as it refuses any method it does
-    /// not offer.
+    /// tool has an example: `#[mcp(example)]` or a doc-comment command
+    /// line), as it refuses any method it does not offer.
     fn offers_prompts(&self, method: &str) -> Result<(), ErrorData> {
         match self.shared.info.capabilities.prompts {
             Some(_) => Ok(()),
@@ -767,6 +767,29 @@ impl BridgeServer {
     /// How many tools `tools/list` returns.
     pub(crate) fn tool_count(&self) -> usize {
         read(&self.shared.listed).tools.len()
+    }
+
+    /// Every tool of the table, in order.
+    fn specs(&self) -> impl Iterator<Item = &ToolSpec> + '_ {
+        let typed = &self.shared.typed;
+        (0..).map_while(|index| typed.spec(index))
+    }
+
+    /// Logs what became of the doc-comment examples of the tools (once
+    /// the log is set up).
+    pub(crate) fn log_doc_examples(&self) {
+        crate::registry::log_doc_examples(self.specs());
+    }
+
+    /// The warnings for the doc-comment examples that were skipped.
+    pub(crate) fn doc_example_warnings(&self) -> Vec<String> {
+        self.specs()
+            .flat_map(|tool| {
+                tool.doc_examples
+                    .iter()
+                    .filter_map(move |example| crate::registry::doc_example_warning(tool, example))
+            })
+            .collect()
     }
 
     /// Fetches the values of `#[mcp(values = ...)]` arguments that are
@@ -1248,7 +1271,8 @@ impl ServerHandler for BridgeServer {
         self.shared.info.clone()
     }
 
-    // Prompts: the tools whose commands have `#[mcp(example = "...")]`.
+    // Prompts: the tools with examples (`#[mcp(example = "...")]`, or
+    // command lines of their doc comments).
     async fn list_prompts(
         &self,
         _request: Option<PaginatedRequestParams>,

@@ -548,9 +548,19 @@ pub struct ToolSpec {
     /// tool's `outputSchema` describes.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub returns: Option<OutputType>,
-    /// `#[mcp(example = "...")]`: example calls' arguments.
+    /// Example calls' arguments: `#[mcp(example = "...")]`, then the
+    /// command lines of the command's doc comment that the tool accepts.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub examples: Vec<serde_json::Map<String, serde_json::Value>>,
+    /// The command lines of the command's doc comment (`$ taskctl task add
+    /// ...` under `Examples:`), each with what became of it.
+    #[serde(skip)]
+    pub doc_examples: Vec<DocExample>,
+    /// Whether the description shows the doc comment (no
+    /// `#[mcp(description)]`): its command lines are then not repeated as
+    /// JSON.
+    #[serde(skip)]
+    pub(crate) doc_in_description: bool,
     /// The variant indices the typed build follows to reach this command.
     #[serde(skip)]
     pub(crate) route: Vec<u32>,
@@ -566,6 +576,34 @@ pub struct ToolSpec {
     /// `mcp serve`): not offered; their values join every call's.
     #[serde(skip)]
     pub(crate) pinned: Vec<Pinned>,
+}
+
+/// A command line from a command's doc comment: a line starting with
+/// `$ ` in a paragraph headed `Example:`, `Examples:` or `# Examples`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DocExample {
+    /// The command line as written, after `$ `.
+    pub line: String,
+    /// Its words, split as a shell splits them (the binary's name first);
+    /// empty when its quotes do not close.
+    pub words: Vec<String>,
+    /// What became of it.
+    pub outcome: DocOutcome,
+}
+
+/// What became of a [`DocExample`].
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum DocOutcome {
+    /// Turned into the tool's arguments, not built yet: the table was made
+    /// without the CLI's type ([`Registry::from_spec`](crate::Registry::from_spec)).
+    Converted(serde_json::Map<String, serde_json::Value>),
+    /// Built by the tool: one of its [`examples`](ToolSpec::examples).
+    Accepted(serde_json::Map<String, serde_json::Value>),
+    /// A line for another command (why, logged at debug level).
+    OtherCommand(String),
+    /// Skipped, with a warning in the log: why.
+    Skipped(String),
 }
 
 /// An argument fixed by the server's operator.

@@ -18,8 +18,8 @@ pub mod tree;
 pub(crate) mod value;
 
 pub use command::{
-    CommandLayer, CommandSpec, FixedValue, GroupSpec, McpAttrs, OutputFormat, OutputType,
-    ToolHints, ToolSpec,
+    CommandLayer, CommandSpec, DocExample, DocOutcome, FixedValue, GroupSpec, McpAttrs,
+    OutputFormat, OutputType, ToolHints, ToolSpec,
 };
 pub(crate) use command::{Pinned, Renamed};
 pub use param::{ParamAction, ParamKind, ParamRelations, ParamSpec};

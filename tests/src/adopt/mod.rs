@@ -7,4 +7,5 @@
 pub mod conv;
 pub mod pkg;
 pub mod seek;
+pub mod ship;
 pub mod vcs;

@@ -1035,7 +1035,7 @@ async fn grouped_and_search_modes() {
 }
 
 /// Each tool's `--help` as a resource (`help://<tool>`), and the tools
-/// with `#[mcp(example)]` as prompts.
+/// with examples (`#[mcp(example)]`, doc-comment command lines) as prompts.
 #[tokio::test]
 async fn help_resources_and_example_prompts() {
     timed(async {
@@ -1072,6 +1072,11 @@ async fn help_resources_and_example_prompts() {
         let message = serde_json::to_value(&prompt.messages[0]).unwrap();
         let text = message["content"]["text"].as_str().unwrap();
         assert!(text.contains(r#""title":"Write the release notes""#), "{text}");
+        // The command line of the doc comment is a call of the prompt too.
+        assert!(
+            text.contains(r#""title":"Call the plumber""#) && text.contains(r#""tag":["home","urgent"]"#),
+            "{text}"
+        );
         finish(client).await;
     })
     .await;
