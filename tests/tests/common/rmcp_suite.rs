@@ -1343,7 +1343,8 @@ fn icons_by_name(tools: &[rmcp::model::Tool]) -> Vec<(String, Icons)> {
 const ROOT_ICON: &str = "data:image/svg+xml,%3Csvg%20xmlns='http://www.w3.org/2000/svg'/%3E";
 
 /// `--search --pin`: a pinned tool keeps the icon it has when listed
-/// flat; the two made tools have none (they are no command's).
+/// flat; the two made tools, which stand for the whole CLI, have the
+/// root's.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn pinned_tools_keep_their_icons() {
     timed(async {
@@ -1357,8 +1358,8 @@ async fn pinned_tools_keep_their_icons() {
         assert_eq!(
             icons_by_name(&tools),
             [
-                ("search_tools".to_owned(), vec![]),
-                ("call_tool".to_owned(), vec![]),
+                ("search_tools".to_owned(), icon(ROOT_ICON, "image/svg+xml")),
+                ("call_tool".to_owned(), icon(ROOT_ICON, "image/svg+xml")),
                 (
                     "fixture_shout".to_owned(),
                     icon("https://example.com/icons/shout.png?v=2", "image/png")
