@@ -416,7 +416,10 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
             Err(error) => return fail(&error),
         };
         let root_name_pins = crate::spec::pins::argv(&root, &pins);
-        let mut registry = match Registry::from_spec(root) {
+        // The examples are checked as written, before the operator's pins.
+        let mut registry = match Registry::from_spec(root)
+            .and_then(|registry| registry.check_examples().map(|()| registry))
+        {
             Ok(registry) => registry,
             Err(error) => return fail(&error),
         };

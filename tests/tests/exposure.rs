@@ -273,3 +273,23 @@ fn examples_are_checked_when_the_registry_is_made() {
     let error = Registry::<NotJson>::new().unwrap_err().to_string();
     assert!(error.contains("it is no JSON: trailing comma"), "{error}");
 }
+
+/// `mcp serve` and `mcp tools` refuse to start on such an example too.
+#[test]
+fn the_bridge_does_not_start_with_an_example_its_tool_refuses() {
+    let listed = |args: [&str; 3]| mcp_bridge::Bridge::new(|_: WrongExample| ()).run_from(args);
+    assert_eq!(
+        listed(["examples", "mcp", "tools"]),
+        std::process::ExitCode::FAILURE
+    );
+    let good = mcp_bridge::Bridge::new(|_: GoodExample| ()).run_from(["examples", "mcp", "tools"]);
+    assert_eq!(good, std::process::ExitCode::SUCCESS);
+}
+
+#[derive(Parser, McpTool, Debug)]
+#[command(name = "examples")]
+#[mcp(example = r#"{"count": 2}"#)]
+struct GoodExample {
+    #[arg(long)]
+    count: u8,
+}

@@ -91,9 +91,19 @@ impl<C: McpCommand> Registry<C> {
     /// logged as warnings (see [`ToolSpec::doc_examples`]).
     pub fn new() -> Result<Self, RegistryError> {
         let mut registry = Self::from_spec(C::command_spec())?;
-        for (index, entry) in registry.entries.iter().enumerate() {
+        registry.check_examples()?;
+        registry.check_doc_examples();
+        examples::log(registry.tools());
+        Ok(registry)
+    }
+
+    /// Builds every `#[mcp(example)]` call with its tool: one the tool
+    /// refuses is an error (the CLI's author wrote it for the model, so
+    /// it must work).
+    pub(crate) fn check_examples(&self) -> Result<(), RegistryError> {
+        for (index, entry) in self.entries.iter().enumerate() {
             for example in &entry.spec.examples {
-                if let Err(error) = registry.build_at(index, example) {
+                if let Err(error) = self.build_at(index, example) {
                     return Err(RegistryError::Example {
                         command: entry.spec.path.join(" "),
                         example: Value::Object(example.clone()).to_string(),
@@ -102,9 +112,7 @@ impl<C: McpCommand> Registry<C> {
                 }
             }
         }
-        registry.check_doc_examples();
-        examples::log(registry.tools());
-        Ok(registry)
+        Ok(())
     }
 
     /// Builds each doc-comment example each tool has not built yet: one its
