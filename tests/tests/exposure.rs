@@ -293,3 +293,30 @@ struct GoodExample {
     #[arg(long)]
     count: u8,
 }
+
+/// The description shows the first two examples that are short; every
+/// example stays one of the tool's (and its prompt's).
+#[derive(Parser, McpTool, Debug)]
+#[command(name = "examples")]
+#[mcp(example = r#"{"note": "a"}"#)]
+#[mcp(
+    example = r#"{"note": "a long note that goes on and on, longer than a description should carry for one call, which the model would pay for on every turn of every conversation although a prompt shows it just as well when a user asks for it, and so on, and so forth"}"#
+)]
+#[mcp(example = r#"{"note": "b"}"#, example = r#"{"note": "c"}"#)]
+struct ManyExamples {
+    #[arg(long)]
+    note: String,
+}
+
+#[test]
+fn a_description_shows_the_short_examples_only() {
+    let registry = Registry::<ManyExamples>::new().unwrap();
+    let tool = registry.tools().next().unwrap();
+    assert_eq!(tool.examples.len(), 4);
+    assert!(
+        tool.description
+            .ends_with("\n\nExample: {\"note\":\"a\"}\nExample: {\"note\":\"b\"}"),
+        "{}",
+        tool.description
+    );
+}

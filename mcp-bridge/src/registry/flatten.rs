@@ -278,15 +278,9 @@ fn collect_tools<'a>(
             tool.description.push_str(&rules.join("; "));
             tool.description.push('.');
         }
-        // Examples are short and show the model a whole call: worth their
-        // bytes where the CLI's author wrote them.
-        for (at, example) in tool.examples.iter().enumerate() {
-            tool.description.push_str(match at {
-                0 => "\n\nExample: ",
-                _ => "\nExample: ",
-            });
-            tool.description
-                .push_str(&serde_json::Value::Object(example.clone()).to_string());
+        let mut shown = 0;
+        for example in &tool.examples {
+            shown += usize::from(describe_example(&mut tool.description, shown, example));
         }
         out.tools.push((tool, given));
     }
@@ -297,6 +291,44 @@ fn collect_tools<'a>(
 
     route.truncate(route_len);
     levels.pop();
+}
+
+/// The most examples a tool's description shows.
+const DESCRIBED_EXAMPLES: usize = 2;
+/// The longest example (as JSON) a tool's description shows.
+const DESCRIBED_EXAMPLE_BYTES: usize = 240;
+
+/// Appends `example` to a description that shows `shown` examples, if it
+/// is cheap: examples show the model a whole call, worth their bytes where
+/// the CLI's author wrote them while they are short, since the description
+/// is sent on every turn. Every example is a prompt all the same. Whether
+/// it was appended.
+pub(super) fn describe_example(
+    description: &mut String,
+    shown: usize,
+    example: &serde_json::Map<String, serde_json::Value>,
+) -> bool {
+    let call = serde_json::Value::Object(example.clone()).to_string();
+    if shown >= DESCRIBED_EXAMPLES || call.len() > DESCRIBED_EXAMPLE_BYTES {
+        return false;
+    }
+    description.push_str(if shown == 0 {
+        "\n\nExample: "
+    } else {
+        "\nExample: "
+    });
+    description.push_str(&call);
+    true
+}
+
+/// How many of `examples` a description shows ([`describe_example`]).
+pub(super) fn described_examples(examples: &[serde_json::Map<String, serde_json::Value>]) -> usize {
+    let mut shown = 0;
+    for example in examples {
+        let mut scratch = String::new();
+        shown += usize::from(describe_example(&mut scratch, shown, example));
+    }
+    shown
 }
 
 /// `#[mcp(header = "...")]` where a client can send it (SEP-2243): on a

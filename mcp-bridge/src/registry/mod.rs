@@ -137,13 +137,8 @@ impl<C: McpCommand> Registry<C> {
             if let DocOutcome::Accepted(arguments) = &outcome {
                 if !spec.examples.contains(arguments) {
                     if !spec.doc_in_description {
-                        spec.description.push_str(if spec.examples.is_empty() {
-                            "\n\nExample: "
-                        } else {
-                            "\nExample: "
-                        });
-                        spec.description
-                            .push_str(&Value::Object(arguments.clone()).to_string());
+                        let shown = flatten::described_examples(&spec.examples);
+                        flatten::describe_example(&mut spec.description, shown, arguments);
                     }
                     spec.examples.push(arguments.clone());
                 }
