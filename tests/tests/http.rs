@@ -386,3 +386,28 @@ async fn a_2026_07_28_request_names_its_log_level_and_removed_methods_are_404() 
     })
     .await;
 }
+
+/// A server whose tools change (fleet's fetched values) says so to a
+/// client with a session, which gets `notifications/tools/list_changed`,
+/// and not without sessions, where no notification can reach a client.
+#[tokio::test]
+async fn list_changed_is_declared_only_where_it_can_be_sent() {
+    timed(async {
+        for (args, declared) in [(&[][..], Some(true)), (&["--stateless"][..], None)] {
+            let mut cmd = tokio::process::Command::new(common::fleet());
+            cmd.args(["mcp", "serve", "--http", "127.0.0.1:0"])
+                .args(args)
+                .env("MCP_BRIDGE_LOG", "warn,mcp_bridge=debug");
+            let (_server, url) = spawn(cmd).await;
+            let reply = post(&url, &[], INITIALIZE).await;
+            assert_eq!(reply.status, 200, "{reply:?}");
+            let tools = &messages(&reply)[0]["result"]["capabilities"]["tools"];
+            assert_eq!(
+                tools["listChanged"].as_bool(),
+                declared,
+                "{args:?}: {tools}"
+            );
+        }
+    })
+    .await;
+}

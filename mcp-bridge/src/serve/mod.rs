@@ -310,6 +310,16 @@ impl BridgeServer {
         self
     }
 
+    /// Declares no `tools.listChanged`: without sessions no notification
+    /// can reach a client, which learns of fetched values by listing again.
+    pub(crate) fn without_list_changed(self) -> Self {
+        self.configure(|shared| {
+            if let Some(tools) = &mut shared.info.capabilities.tools {
+                tools.list_changed = None;
+            }
+        })
+    }
+
     /// Lists the tools in `mode` instead of one by one (see [`ToolMode`]);
     /// errors when a tool the mode makes has a name already taken, or a
     /// pinned pattern matches no tool.

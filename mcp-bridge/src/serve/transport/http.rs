@@ -372,6 +372,10 @@ pub(crate) async fn serve(
     // waiting on the operator's terminal.
     #[cfg(unix)]
     super::stdio::null_stdin()?;
+    let server = match options.stateless {
+        true => server.without_list_changed(),
+        false => server,
+    };
     let stop = CancellationToken::new();
     let app = router(server.clone(), &options, stop.clone());
     let serving = axum::serve(listener, app).with_graceful_shutdown({
