@@ -172,7 +172,8 @@ pub(super) fn for_enum(
         };
     };
     // As a root (`#[derive(Parser)]` on the enum): the enum is the required
-    // subcommand of a command named like the root.
+    // subcommand of a command named like the root, and its variants stay
+    // this derive's own items (`SELF_SITE`), reported at their sites.
     let (root_site, root_name) = root(container, &mut sites);
     let origin = format!("`{ident}`");
     let root_node = args_node(
@@ -183,7 +184,7 @@ pub(super) fn for_enum(
         quote!(#tree::Layer::NONE),
         quote! {
             #tree::Item::Subcommand {
-                site: #root_site,
+                site: #tree::SELF_SITE,
                 node: <#ident as #p::McpSubcommand>::MCP_NODE,
                 optional: false,
             }

@@ -87,6 +87,12 @@ impl SubNode {
     };
 }
 
+/// The site of an [`Item::Subcommand`] that is the checking type itself:
+/// an enum deriving `Parser` is the required subcommand of its own root
+/// command, and its variants are the checking derive's own items (checked
+/// and reported at their sites, not as a nested type's).
+pub const SELF_SITE: u32 = u32::MAX;
+
 /// One field of a struct or of a struct-like variant.
 #[derive(Debug)]
 pub enum Item {

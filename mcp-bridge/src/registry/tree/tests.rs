@@ -64,6 +64,29 @@ fn a_collision_is_reported_by_the_lowest_type_that_sees_it() {
 }
 
 #[test]
+fn an_enum_root_checks_its_own_variants_at_their_sites() {
+    // What the derive emits for an enum deriving `Parser`.
+    static ROOT: ArgsNode = ArgsNode {
+        checked: true,
+        origin: "`Cli`",
+        root_name: Some("app"),
+        root_site: 2,
+        layer: Layer::NONE,
+        items: &[Item::Subcommand {
+            site: SELF_SITE,
+            node: &TWINS,
+            optional: false,
+        }],
+    };
+    let report = check_args::<3, 0>(&ROOT, true);
+    assert_eq!(
+        report.message(0),
+        Some("two tools are named `app_run`: `V` (command `app run`) and `V` (command `app run`); give one of them another name with `#[mcp(name = \"...\")]`")
+    );
+    assert_eq!(report.problems[0].site, 1, "at the second variant");
+}
+
+#[test]
 fn hidden_and_skipped_commands_are_not_tools() {
     static HIDDEN: SubNode = SubNode {
         checked: true,

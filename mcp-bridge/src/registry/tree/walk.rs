@@ -1,7 +1,7 @@
 //! The tables: the command tree as the registry would see it, filled by a
 //! `const fn` walk of the nodes in the order `mcp_augment` applies them.
 
-use crate::spec::tree::{ArgsNode, Item, Layer, SubNode, VariantKind};
+use crate::spec::tree::{ArgsNode, Item, Layer, SubNode, VariantKind, SELF_SITE};
 
 // Sizes of the tables.
 const fn add(a: (usize, usize), b: (usize, usize)) -> (usize, usize) {
@@ -164,6 +164,10 @@ const fn enter<const C: usize, const P: usize>(
     site: u32,
     checked: bool,
 ) -> Ctx {
+    // An enum root's own variants: still the checking derive's items.
+    if site == SELF_SITE {
+        return ctx;
+    }
     let mut next = ctx;
     if ctx.top {
         next.site = site;
