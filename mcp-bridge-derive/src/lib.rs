@@ -82,7 +82,12 @@ use syn::{parse_macro_input, DeriveInput};
 ///
 /// A key where it means nothing (on a `flatten` or `subcommand` field, a
 /// skipped or `from_global` field, a `flatten` variant) is a compile error
-/// saying where it belongs.
+/// saying where it belongs. So is a key for a command's own tool (`name`,
+/// `title`, a hint, `serial`, `timeout`, `isolate`, `task`, `output`,
+/// `example`, `args`) on a command that runs only through its subcommands
+/// (a required `#[command(subcommand)]`), which has no tool: put it on the
+/// subcommands, or make the subcommand an `Option` so the command is a tool
+/// too. `description`, `icon` and `skip` mean something there as well.
 ///
 /// ```ignore
 /// use clap::{Parser, Subcommand};
