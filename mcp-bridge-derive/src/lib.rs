@@ -43,7 +43,9 @@ use syn::{parse_macro_input, DeriveInput};
 /// # `#[mcp(...)]`
 ///
 /// clap's attributes say what the command is; `#[mcp(...)]` refines what
-/// MCP clients see and how a call runs:
+/// MCP clients see and how a call runs (docs/attributes.md in the
+/// repository has the full reference, with examples and each key's
+/// compile errors):
 ///
 /// | key | on | effect |
 /// | --- | --- | --- |
