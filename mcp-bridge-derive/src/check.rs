@@ -20,6 +20,7 @@ pub(crate) fn check(cx: &Ctxt, input: &Input<'_>) {
             check_tool_name(cx, container.layer.mcp.name.as_ref());
             check_hints(cx, &container.layer.mcp);
             check_fields(cx, fields);
+            check_fixed(cx, &container.layer.mcp, fields);
         }
         Input::Enum(container, variants) => {
             check_tool_name(cx, container.layer.mcp.name.as_ref());
@@ -29,6 +30,7 @@ pub(crate) fn check(cx: &Ctxt, input: &Input<'_>) {
                 check_hints(cx, &variant.layer.mcp);
                 if let VariantKind::Named(fields) = &variant.kind {
                     check_fields(cx, fields);
+                    check_fixed(cx, &variant.layer.mcp, fields);
                 }
             }
         }
@@ -60,6 +62,7 @@ fn check_fields(cx: &Ctxt, fields: &[Field<'_>]) {
             check_value_type(cx, arg);
             check_defaults(cx, arg);
             check_skip_required(cx, arg);
+            check_values(cx, field, arg);
         }
         if let FieldKind::FromGlobal(arg) = &field.kind {
             check_value_type(cx, arg);
@@ -515,6 +518,204 @@ fn refuse_typed(accepts: &Accepts, expr: &Expr) -> Option<String> {
             refuse_text(accepts, &n.to_string())
         }
         Accepts::Char | Accepts::Bool | Accepts::Float | Accepts::Path | Accepts::OneOf(..) => None,
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The JSON type of a property, where the derive knows it for certain.
+
+/// The JSON type of one value of an argument, as the registry will state
+/// it in the schema, where the derive knows it for certain.
+enum JsonKind {
+    String,
+    /// Strings from a fixed set: the ones listed in `value_parser = ["a",
+    /// "b"]`, or `None` for a `ValueEnum`'s, which the derive cannot read.
+    Enum(Option<Vec<String>>),
+    /// An integer, within inclusive bounds when the type is known.
+    Integer(Option<(i128, i128)>),
+    Number,
+    Boolean,
+    /// A map of key=value pairs.
+    Object,
+    /// `#[mcp(json)]`: whatever the type's schema says.
+    Json,
+}
+
+impl JsonKind {
+    /// The JSON type, as a schema names it.
+    fn name(&self) -> &'static str {
+        match self {
+            JsonKind::String | JsonKind::Enum(_) => "string",
+            JsonKind::Integer(_) => "integer",
+            JsonKind::Number => "number",
+            JsonKind::Boolean => "boolean",
+            JsonKind::Object => "object",
+            JsonKind::Json => "JSON",
+        }
+    }
+
+    /// What a value of it is, for messages.
+    fn describe(&self) -> String {
+        match self {
+            JsonKind::String => "a string".to_owned(),
+            JsonKind::Enum(Some(values)) => {
+                let list: Vec<String> = values.iter().map(|v| format!("`{v:?}`")).collect();
+                format!("one of {}", list.join(", "))
+            }
+            JsonKind::Enum(None) => "one of its possible values (a string)".to_owned(),
+            JsonKind::Integer(Some((min, max))) => describe_integers(*min, *max),
+            JsonKind::Integer(None) => "an integer".to_owned(),
+            JsonKind::Number => "a number".to_owned(),
+            JsonKind::Boolean => "`true` or `false`".to_owned(),
+            JsonKind::Object => "an object of key=value pairs".to_owned(),
+            JsonKind::Json => "a JSON value".to_owned(),
+        }
+    }
+}
+
+/// The JSON type of one value of `arg`, from its action, a type the derive
+/// recognises without a `value_parser`, or a literal parser (a list, a
+/// range). `None` where a parser of the user's or trait resolution decides
+/// (`value_parser = expr`, a type the derive does not know, `Duration`):
+/// the registry checks those when it is made.
+fn json_kind(arg: &Arg) -> Option<JsonKind> {
+    if arg.direct.is_some() {
+        return None;
+    }
+    match arg.action {
+        Action::SetTrue | Action::SetFalse => return Some(JsonKind::Boolean),
+        // Offered as a `u8` count.
+        Action::Count => return Some(JsonKind::Integer(Some((0, u8::MAX.into())))),
+        Action::Info => return None,
+        Action::Set | Action::Append => {}
+    }
+    Some(match &arg.value {
+        ValueKind::Builtin(builtin) => match builtin {
+            Builtin::Integer(int) => JsonKind::Integer(Some(integer_bounds(*int))),
+            Builtin::Float => JsonKind::Number,
+            Builtin::Bool => JsonKind::Boolean,
+            Builtin::Duration => return None,
+            Builtin::String
+            | Builtin::OsString
+            | Builtin::PathBuf
+            | Builtin::Char
+            | Builtin::IpAddr
+            | Builtin::Ipv4Addr
+            | Builtin::Ipv6Addr
+            | Builtin::SocketAddr => JsonKind::String,
+        },
+        ValueKind::Enum => JsonKind::Enum(None),
+        ValueKind::OneOf(values) => JsonKind::Enum(Some(values.clone())),
+        ValueKind::Range { min, max } => JsonKind::Integer(match arg.inner_builtin {
+            Some(Builtin::Integer(int)) => {
+                let (ty_min, ty_max) = integer_bounds(int);
+                Some((
+                    min.map_or(ty_min, |m| m.max(ty_min)),
+                    max.map_or(ty_max, |m| m.min(ty_max)),
+                ))
+            }
+            _ => None,
+        }),
+        ValueKind::Map { .. } | ValueKind::KeyValue { .. } => JsonKind::Object,
+        ValueKind::Json => JsonKind::Json,
+        ValueKind::Parser(_) | ValueKind::Auto => return None,
+    })
+}
+
+// ---------------------------------------------------------------------------
+// `#[mcp(values = ...)]` where the values could not be offered.
+
+/// A values function gives strings, which become the property's `enum`:
+/// on an argument that is no property, or whose values are known not to
+/// be plain strings, it could do nothing. (Where a `value_parser` decides
+/// the type, the registry checks it when it is made.)
+fn check_values(cx: &Ctxt, field: &Field<'_>, arg: &Arg) {
+    let Some(path) = &arg.mcp.values else { return };
+    let written = format!(
+        "`#[mcp(values = {})]` on `{}`",
+        path.to_token_stream().to_string().replace(' ', ""),
+        field_name(field)
+    );
+    if !arg.exposed() {
+        cx.error_at(
+            path,
+            format!(
+                "{written} does nothing: the argument is no property of the tool (hidden, \
+                 skipped, or a help flag), so no client is offered its values; remove it"
+            ),
+        );
+        return;
+    }
+    let problem = match json_kind(arg) {
+        None | Some(JsonKind::String) => return,
+        Some(JsonKind::Enum(_)) => "its values are a fixed set already (clap's possible \
+                                    values: `value_enum` or `value_parser = [...]`): keep one \
+                                    or the other"
+            .to_owned(),
+        Some(kind) => format!(
+            "its values are {} values, and a values function gives strings: use it on a \
+             string argument (`String`, or a type read from text)",
+            kind.name()
+        ),
+    };
+    cx.error_at(path, format!("{written}: {problem}"));
+}
+
+// ---------------------------------------------------------------------------
+// `#[mcp(args(name = value))]` with a value its property cannot take.
+
+/// A fixed value against the command's own argument of that property name,
+/// when it is declared by this derive (on the same struct or variant) and
+/// its JSON type is known; the registry checks the rest when it is made,
+/// with the same rule (`registry/flatten.rs`, `fits`): the JSON type, the
+/// listed values, the integer bounds, an item of a list.
+fn check_fixed(cx: &Ctxt, mcp: &McpAttrs, fields: &[Field<'_>]) {
+    for (name, lit) in &mcp.fixed {
+        let arg = fields.iter().find_map(|field| match &field.kind {
+            FieldKind::Arg(arg) if arg.exposed() && arg.property() == name.value => Some(arg),
+            _ => None,
+        });
+        let Some(arg) = arg else { continue };
+        let Some(kind) = json_kind(arg) else { continue };
+        let fits = match (&kind, lit) {
+            // The type's schema decides; a map's entries are not literals.
+            (JsonKind::Json | JsonKind::Object, _) => true,
+            (JsonKind::String, syn::Lit::Str(_)) => true,
+            (JsonKind::Enum(None), syn::Lit::Str(_)) => true,
+            (JsonKind::Enum(Some(values)), syn::Lit::Str(text)) => values.contains(&text.value()),
+            (JsonKind::Integer(bounds), syn::Lit::Int(int)) => match int.base10_parse::<i128>() {
+                Ok(n) => bounds.is_none_or(|(min, max)| min <= n && n <= max),
+                Err(_) => false,
+            },
+            (JsonKind::Number, syn::Lit::Int(_) | syn::Lit::Float(_)) => true,
+            (JsonKind::Boolean, syn::Lit::Bool(_)) => true,
+            _ => false,
+        };
+        if fits {
+            continue;
+        }
+        let takes = if arg.multiple() {
+            format!("takes a list, each item {}", kind.describe())
+        } else {
+            format!("takes {}", kind.describe())
+        };
+        // As written: a name that is no identifier is quoted.
+        let written = if name.value.chars().all(|c| c.is_alphanumeric() || c == '_')
+            && !name.value.starts_with(|c: char| c.is_ascii_digit())
+        {
+            name.value.clone()
+        } else {
+            format!("{:?}", name.value)
+        };
+        cx.error_at(
+            lit,
+            format!(
+                "`#[mcp(args({written} = {}))]` fixes a value the property cannot take: `{}` \
+                 {takes}; write a value of its schema, as a call would give it",
+                lit.to_token_stream(),
+                name.value,
+            ),
+        );
     }
 }
 

@@ -37,13 +37,19 @@ fn counts() -> Result<Vec<String>, String> {
 }
 
 /// Count to a number.
+/// A parser of the CLI's own decides the type, so the derive leaves it to
+/// the registry (on a plain `u32` it is a compile error).
 #[derive(Parser, McpTool, Debug)]
 #[command(name = "count")]
 struct Count {
     /// How far
-    #[arg(long)]
+    #[arg(long, value_parser = parse_count)]
     #[mcp(values = counts)]
     to: u32,
+}
+
+fn parse_count(text: &str) -> Result<u32, String> {
+    text.parse().map_err(|_| format!("{text} is no count"))
 }
 
 fn arguments(value: Value) -> Map<String, Value> {

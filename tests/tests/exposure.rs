@@ -320,3 +320,33 @@ fn a_description_shows_the_short_examples_only() {
         tool.description
     );
 }
+
+/// A fixed value whose property is declared by another type: the derive of
+/// the variant cannot see its type, so the registry refuses it at start-up.
+#[derive(Parser, McpTool, Debug)]
+#[command(name = "fixed")]
+struct FixedElsewhere {
+    #[command(subcommand)]
+    command: FixedCommand,
+}
+
+#[derive(Subcommand, McpTool, Debug)]
+enum FixedCommand {
+    #[mcp(args(count = "two"))]
+    Run(FixedArgs),
+}
+
+#[derive(Args, McpTool, Debug)]
+struct FixedArgs {
+    #[arg(long)]
+    count: u8,
+}
+
+#[test]
+fn fixed_values_the_derive_cannot_see_are_checked_when_the_registry_is_made() {
+    let error = Registry::<FixedElsewhere>::new().unwrap_err().to_string();
+    assert!(
+        error.starts_with(r#"`#[mcp(args(count = ...))]` on the command `fixed run`: `"two"` is no value of the property, whose schema is"#),
+        "{error}"
+    );
+}

@@ -1,9 +1,10 @@
 // The attribute errors of `#[mcp(header = "...")]` (SEP-2243 parameter
 // headers).
-use clap::Parser;
+use clap::{Parser, Subcommand};
 use mcp_bridge::McpTool;
 
 #[derive(Parser, McpTool)]
+#[mcp(header = "App")]
 struct Cli {
     #[arg(long)]
     #[mcp(header = "Cloud Region")]
@@ -29,6 +30,14 @@ struct Cli {
     #[arg(long)]
     #[mcp(header = "tenant")]
     owner: Option<String>,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand, McpTool)]
+enum Command {
+    #[mcp(header = "Run")]
+    Run,
 }
 
 fn main() {}

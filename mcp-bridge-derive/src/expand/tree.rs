@@ -11,7 +11,8 @@ use syn::ext::IdentExt as _;
 use syn::spanned::Spanned as _;
 
 use super::Private;
-use crate::model::{Action, Container, Field, FieldKind, Layer, Variant, VariantKind};
+use crate::model::{Action, Container, Field, FieldKind, Layer, McpAttrs, Variant, VariantKind};
+use crate::parse::mcp_keys;
 
 /// What one derive adds: the `MCP_NODE` constant (inside the trait impl)
 /// and the check (next to the impls).
@@ -163,18 +164,20 @@ pub(super) fn for_enum(
         });
     }
     let layer = layer(p, &container.layer);
+    let origin = format!("`{ident}`");
     let node = quote! {
         #[doc(hidden)]
         const MCP_NODE: &'static #tree::SubNode = &#tree::SubNode {
             checked: #checked,
+            origin: #origin,
             layer: #layer,
             variants: &[#(#nodes),*],
         };
     };
     // As a root (`#[derive(Parser)]` on the enum): the enum is the required
-    // subcommand of a command named like the root.
+    // subcommand of a command named like the root, and its variants stay
+    // this derive's own items (`SELF_SITE`), reported at their sites.
     let (root_site, root_name) = root(container, &mut sites);
-    let origin = format!("`{ident}`");
     let root_node = args_node(
         p,
         checked,
@@ -183,7 +186,7 @@ pub(super) fn for_enum(
         quote!(#tree::Layer::NONE),
         quote! {
             #tree::Item::Subcommand {
-                site: #root_site,
+                site: #tree::SELF_SITE,
                 node: <#ident as #p::McpSubcommand>::MCP_NODE,
                 optional: false,
             }
@@ -326,10 +329,44 @@ fn layer(p: &Private, layer: &Layer) -> TokenStream {
         let names = layer.mcp.fixed.iter().map(|(name, _)| &name.value);
         fields.push(quote!(mcp_fixed: &[#(#names),*]));
     }
+    let tool_keys = tool_keys(&layer.mcp);
+    if !tool_keys.is_empty() {
+        fields.push(quote!(mcp_tool_keys: &[#(#tool_keys),*]));
+    }
     if fields.is_empty() {
         return quote!(#tree::Layer::NONE);
     }
     quote! {
         #tree::Layer { #(#fields,)* ..#tree::Layer::NONE }
     }
+}
+
+/// The keys given that only a command's own tool carries, as messages
+/// name them: a command that runs only through its subcommands has no
+/// tool, and the tree check refuses them there. (`description`, `skip`
+/// and `icon` mean something on such a command too; the root-only keys
+/// have a check of their own.)
+fn tool_keys(mcp: &McpAttrs) -> Vec<&'static str> {
+    let mut keys = Vec::new();
+    let mut given = |key: &'static str, is: bool| {
+        if is {
+            keys.push(key);
+        }
+    };
+    given(mcp_keys::NAME, mcp.name.is_some());
+    given(mcp_keys::TITLE, mcp.title.is_some());
+    for (hint, value) in mcp_keys::HINTS.iter().zip(&mcp.hints) {
+        given(hint, value.is_some());
+    }
+    given(mcp_keys::SERIAL, mcp.serial.is_some());
+    given(mcp_keys::TIMEOUT, mcp.timeout.is_some());
+    given(mcp_keys::ISOLATE, mcp.isolate.is_some());
+    given(mcp_keys::TASK, mcp.task.is_some());
+    given(
+        mcp_keys::OUTPUT,
+        mcp.output.is_some() || mcp.returns.is_some(),
+    );
+    given(mcp_keys::EXAMPLE, !mcp.examples.is_empty());
+    given("args(...)", !mcp.fixed.is_empty());
+    keys
 }

@@ -396,6 +396,9 @@ impl McpPlace {
         {
             return "a command: `values` gives an argument's allowed values; put it on the argument's field";
         }
+        if key == mcp_keys::HEADER && matches!(self, McpPlace::Container | McpPlace::Variant) {
+            return "a command: `header` sends one argument's value in an HTTP header too; put it on the argument's field";
+        }
         if key == mcp_keys::EXAMPLE && self == McpPlace::ArgField {
             return "an argument: an example is a whole call of a command's tool; put it on the variant or struct of the command";
         }
@@ -433,7 +436,7 @@ impl McpPlace {
                 mcp_keys::ALL.contains(&key)
                     && !matches!(
                         key,
-                        mcp_keys::JSON | mcp_keys::VALUES | mcp_keys::VALUES_TTL
+                        mcp_keys::JSON | mcp_keys::VALUES | mcp_keys::VALUES_TTL | mcp_keys::HEADER
                     )
             }
             McpPlace::Variant => !matches!(
@@ -444,6 +447,7 @@ impl McpPlace {
                     | mcp_keys::JSON
                     | mcp_keys::VALUES
                     | mcp_keys::VALUES_TTL
+                    | mcp_keys::HEADER
             ),
             McpPlace::ArgField => matches!(
                 key,

@@ -10,6 +10,9 @@ mod naming;
 mod relations;
 mod ty;
 
+/// The keys of `#[mcp(...)]`, for messages the checks and expansion write.
+pub(crate) use self::attr::mcp_keys;
+
 use syn::spanned::Spanned as _;
 use syn::Expr;
 

@@ -22,6 +22,10 @@ pub struct Layer {
     pub mcp_max_name_len: usize,
     /// The property names `#[mcp(args(...))]` fixes.
     pub mcp_fixed: &'static [&'static str],
+    /// The `#[mcp(...)]` keys given here that only a command's own tool
+    /// carries (`title`, `timeout`, `args(...)`...), as written: a command
+    /// that runs only through its subcommands has no tool to carry them.
+    pub mcp_tool_keys: &'static [&'static str],
 }
 
 impl Layer {
@@ -33,6 +37,7 @@ impl Layer {
         mcp_prefix: None,
         mcp_max_name_len: 0,
         mcp_fixed: &[],
+        mcp_tool_keys: &[],
     };
 }
 
@@ -72,6 +77,8 @@ impl ArgsNode {
 pub struct SubNode {
     /// See [`ArgsNode::checked`].
     pub checked: bool,
+    /// The enum, for messages (`` `Command` ``).
+    pub origin: &'static str,
     /// The enum's own attributes, applied to the parent command.
     pub layer: Layer,
     /// Its variants that are commands, in order.
@@ -82,10 +89,17 @@ impl SubNode {
     /// An enum with no command (also what an erroneous derive reports).
     pub const EMPTY: SubNode = SubNode {
         checked: true,
+        origin: "",
         layer: Layer::NONE,
         variants: &[],
     };
 }
+
+/// The site of an [`Item::Subcommand`] that is the checking type itself:
+/// an enum deriving `Parser` is the required subcommand of its own root
+/// command, and its variants are the checking derive's own items (checked
+/// and reported at their sites, not as a nested type's).
+pub const SELF_SITE: u32 = u32::MAX;
 
 /// One field of a struct or of a struct-like variant.
 #[derive(Debug)]

@@ -4,7 +4,7 @@
 use super::msg::{push_command, push_path, push_tool_name, Msg};
 use super::name::{joined_byte_back, joined_len, ToolName};
 use super::report::CheckReport;
-use super::walk::{Prop, Table, NO_PARENT};
+use super::walk::{Prop, Table, ToolKeys, KEY_LAYERS, NO_PARENT};
 use crate::registry::rules::{
     is_exposed, is_runnable, offers, renames_farther, valid_segment, RENAME_SEPARATOR,
 };
@@ -30,6 +30,7 @@ const KIND_TOOL: u8 = 3;
 const KIND_PROPERTY: u8 = 4;
 const KIND_ROOT_KEY: u8 = 5;
 const KIND_FIXED: u8 = 6;
+const KIND_NO_TOOL: u8 = 7;
 
 const fn str_eq(a: &str, b: &str) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());
@@ -242,23 +243,35 @@ const fn finish<const C: usize, const P: usize>(
         tool_at += 1;
     }
 
+    // Keys only a command's own tool carries, on a command that runs only
+    // through its subcommands (hidden or not: it has no tool either way).
+    // Reported by the lowest type that declares both the key and the
+    // required subcommand. The host of an enum's check is its unknown
+    // parent, whose subcommand may be optional.
+    let mut c = if host_is_tool { 0 } else { 1 };
+    while c < n {
+        let cmd = &t.cmds[c];
+        let mut k = 0;
+        while k < KEY_LAYERS && !is_runnable(cmd.subs != 0, cmd.sub_required) {
+            let keys = &cmd.tool_keys[k];
+            if !keys.keys.is_empty() && ours(keys.owner, cmd.sub_owner) {
+                report.add(keys.site, KIND_NO_TOOL, c, k, no_tool(t, c, keys));
+            }
+            k += 1;
+        }
+        c += 1;
+    }
+
     // Fixed values (`#[mcp(args(...))]`) name properties of the command's
     // own tool. Only where the root is known: a nested type does not know
-    // the properties its ancestors offer.
+    // the properties its ancestors offer. (On a command without a tool,
+    // they were reported above.)
     if t.root_known {
         let mut c = 0;
         while c < n {
             let fixed = t.cmds[c].fixed;
             let mut k = 0;
-            while exposed[c] && k < fixed.len() {
-                if !tool[c] {
-                    let mut msg = Msg::new();
-                    msg.push("`#[mcp(args(...))]` fixes values for the calls of a command's own tool, and ");
-                    push_command(&mut msg, t, c);
-                    msg.push(" runs only through its subcommands: put it on the subcommand whose calls it fixes");
-                    report.add(t.cmds[c].site, KIND_FIXED, c, 0, msg);
-                    break;
-                }
+            while exposed[c] && tool[c] && k < fixed.len() {
                 if !offers_property(t, &groups, c, fixed[k], &mut scratch) {
                     let mut msg = Msg::new();
                     msg.push("`#[mcp(args(...))]` on ");
@@ -276,6 +289,62 @@ const fn finish<const C: usize, const P: usize>(
         }
     }
     report
+}
+
+/// Why the keys of `keys` do nothing on `cmd`, which runs only through its
+/// subcommands, and what to write instead.
+const fn no_tool<const C: usize, const P: usize>(
+    t: &Table<C, P>,
+    cmd: usize,
+    keys: &ToolKeys,
+) -> Msg {
+    let mut msg = Msg::new();
+    msg.push("`#[mcp(");
+    let mut k = 0;
+    while k < keys.keys.len() {
+        if k > 0 {
+            msg.push(", ");
+        }
+        msg.push(keys.keys[k]);
+        k += 1;
+    }
+    msg.push(")]` on ");
+    msg.push(keys.origin);
+    let one = keys.keys.len() == 1;
+    msg.push(if one {
+        " does nothing: it is for a command's own tool, and "
+    } else {
+        " does nothing: these keys are for a command's own tool, and "
+    });
+    let elsewhere = !str_eq(keys.origin, t.cmds[cmd].origin);
+    if elsewhere {
+        msg.push(if one {
+            "the command it applies to, "
+        } else {
+            "the command they apply to, "
+        });
+    }
+    if cmd == 0 && !t.root_known {
+        msg.push(t.cmds[cmd].origin);
+    } else {
+        push_command(&mut msg, t, cmd);
+    }
+    msg.push(if elsewhere { ", has none" } else { " has none" });
+    msg.push(
+        ", since it runs only through its subcommands (a required `#[command(subcommand)]`); put ",
+    );
+    msg.push(if one { "it" } else { "them" });
+    msg.push(" on the subcommands ");
+    msg.push(if one { "it is" } else { "they are" });
+    msg.push(" meant for, or make the subcommand optional (`Option<...>`) so that the command runs on its own too");
+    let mut k = 0;
+    while k < keys.keys.len() {
+        if str_eq(keys.keys[k], "name") {
+            msg.push(" (the tools below are named from their command path, which `#[command(name)]` and the root's `#[mcp(prefix)]` change)");
+        }
+        k += 1;
+    }
+    msg
 }
 
 /// Whether the tool of `cmd` offers a property named `name`.

@@ -17,6 +17,7 @@ const fn variant(name: &'static str, site: u32, kind: VariantKind) -> VariantNod
 /// An enum with two variants named `run`, nested in a struct.
 static TWINS: SubNode = SubNode {
     checked: true,
+    origin: "`E`",
     layer: Layer::NONE,
     variants: &[
         variant("run", 0, VariantKind::Unit),
@@ -64,9 +65,99 @@ fn a_collision_is_reported_by_the_lowest_type_that_sees_it() {
 }
 
 #[test]
+fn an_enum_root_checks_its_own_variants_at_their_sites() {
+    // What the derive emits for an enum deriving `Parser`.
+    static ROOT: ArgsNode = ArgsNode {
+        checked: true,
+        origin: "`Cli`",
+        root_name: Some("app"),
+        root_site: 2,
+        layer: Layer::NONE,
+        items: &[Item::Subcommand {
+            site: SELF_SITE,
+            node: &TWINS,
+            optional: false,
+        }],
+    };
+    let report = check_args::<3, 0>(&ROOT, true);
+    assert_eq!(
+        report.message(0),
+        Some("two tools are named `app_run`: `V` (command `app run`) and `V` (command `app run`); give one of them another name with `#[mcp(name = \"...\")]`")
+    );
+    assert_eq!(report.problems[0].site, 1, "at the second variant");
+}
+
+#[test]
+fn keys_for_a_tool_on_a_command_without_one_are_reported_once() {
+    static REMOTE: SubNode = SubNode {
+        checked: true,
+        origin: "`Remote`",
+        layer: Layer::NONE,
+        variants: &[variant("list", 0, VariantKind::Unit)],
+    };
+    // `#[mcp(title)] #[command(subcommand)] Remote(Remote)`
+    static COMMAND: SubNode = SubNode {
+        checked: true,
+        origin: "`Command`",
+        layer: Layer::NONE,
+        variants: &[VariantNode {
+            layer: Layer {
+                mcp_tool_keys: &["title"],
+                ..Layer::NONE
+            },
+            ..variant("remote", 3, VariantKind::Subcommand(&REMOTE))
+        }],
+    };
+    let report = check_sub::<3, 0>(&COMMAND);
+    assert_eq!(
+        report.message(0),
+        Some("`#[mcp(title)]` on `V` does nothing: it is for a command's own tool, and `V` (command `… remote`) has none, since it runs only through its subcommands (a required `#[command(subcommand)]`); put it on the subcommands it is meant for, or make the subcommand optional (`Option<...>`) so that the command runs on its own too")
+    );
+    assert_eq!(report.problems[0].site, 3, "at the variant");
+    assert!(
+        check_args::<3, 0>(&root(&COMMAND), true).is_ok(),
+        "the enum reported it; the root does not repeat it"
+    );
+
+    // The root's own keys, on a root whose subcommand is required or not.
+    static GROUP: ArgsNode = ArgsNode {
+        checked: true,
+        origin: "`Cli`",
+        root_name: Some("app"),
+        root_site: 0,
+        layer: Layer {
+            mcp_tool_keys: &["timeout", "args(...)"],
+            ..Layer::NONE
+        },
+        items: &[Item::Subcommand {
+            site: 1,
+            node: &REMOTE,
+            optional: false,
+        }],
+    };
+    static RUNNABLE: ArgsNode = ArgsNode {
+        items: &[Item::Subcommand {
+            site: 1,
+            node: &REMOTE,
+            optional: true,
+        }],
+        ..GROUP
+    };
+    let report = check_args::<2, 0>(&GROUP, true);
+    let message = report.message(0).expect("a problem");
+    assert!(
+        message.starts_with("`#[mcp(timeout, args(...))]` on `Cli` does nothing: these keys are for a command's own tool, and `Cli` (command `app`) has none"),
+        "{message}"
+    );
+    assert_eq!(report.problems[0].site, 0, "at the root's name");
+    assert!(check_args::<2, 0>(&RUNNABLE, true).is_ok());
+}
+
+#[test]
 fn hidden_and_skipped_commands_are_not_tools() {
     static HIDDEN: SubNode = SubNode {
         checked: true,
+        origin: "`E`",
         layer: Layer::NONE,
         variants: &[
             variant("run", 0, VariantKind::Unit),

@@ -1,7 +1,7 @@
 //! The tables: the command tree as the registry would see it, filled by a
 //! `const fn` walk of the nodes in the order `mcp_augment` applies them.
 
-use crate::spec::tree::{ArgsNode, Item, Layer, SubNode, VariantKind};
+use crate::spec::tree::{ArgsNode, Item, Layer, SubNode, VariantKind, SELF_SITE};
 
 // Sizes of the tables.
 const fn add(a: (usize, usize), b: (usize, usize)) -> (usize, usize) {
@@ -56,6 +56,33 @@ pub const fn size_sub(node: &SubNode) -> (usize, usize) {
 // The tables: the command tree as the registry would see it.
 pub(super) const NO_PARENT: usize = usize::MAX;
 
+/// The keys of one layer that only a command's own tool carries, and
+/// where that layer was written.
+#[derive(Clone, Copy)]
+pub(super) struct ToolKeys {
+    /// The keys, as written (`title`, `args(...)`); empty: none.
+    pub(super) keys: &'static [&'static str],
+    /// The struct, enum or variant the layer is on.
+    pub(super) origin: &'static str,
+    /// Which (checked) type declared the layer; see [`Cmd::owner`].
+    pub(super) owner: u32,
+    pub(super) site: u32,
+}
+
+impl ToolKeys {
+    const EMPTY: ToolKeys = ToolKeys {
+        keys: &[],
+        origin: "",
+        owner: 0,
+        site: 0,
+    };
+}
+
+/// How many layers with tool keys one command keeps (its variant, its
+/// `Args` struct, a flattened struct, its subcommand enum...); a command
+/// with more gets the rest checked once the first are fixed.
+pub(super) const KEY_LAYERS: usize = 4;
+
 #[derive(Clone, Copy)]
 pub(super) struct Cmd {
     pub(super) name: &'static str,
@@ -73,7 +100,13 @@ pub(super) struct Cmd {
     pub(super) skip: bool,
     pub(super) hide: bool,
     pub(super) sub_required: bool,
+    /// Which (checked) type declared the subcommand that decides
+    /// `sub_required`; see [`Cmd::owner`].
+    pub(super) sub_owner: u32,
     pub(super) subs: usize,
+    /// The layers applied to the command that give keys only a tool
+    /// carries (the first [`KEY_LAYERS`]).
+    pub(super) tool_keys: [ToolKeys; KEY_LAYERS],
     /// 0: declared by the checking derive itself; otherwise which nested
     /// (checked) type it comes from, one number per occurrence.
     pub(super) owner: u32,
@@ -93,7 +126,9 @@ impl Cmd {
         skip: false,
         hide: false,
         sub_required: false,
+        sub_owner: 0,
         subs: 0,
+        tool_keys: [ToolKeys::EMPTY; KEY_LAYERS],
         owner: 0,
         site: 0,
         origin: "",
@@ -164,6 +199,10 @@ const fn enter<const C: usize, const P: usize>(
     site: u32,
     checked: bool,
 ) -> Ctx {
+    // An enum root's own variants: still the checking derive's items.
+    if site == SELF_SITE {
+        return ctx;
+    }
     let mut next = ctx;
     if ctx.top {
         next.site = site;
@@ -177,7 +216,30 @@ const fn enter<const C: usize, const P: usize>(
     next
 }
 
-const fn apply<const C: usize, const P: usize>(t: &mut Table<C, P>, cmd: usize, layer: &Layer) {
+/// Applies the layer of `origin` to `cmd`, as `mcp_augment` does; the walk
+/// is at `ctx`.
+const fn apply<const C: usize, const P: usize>(
+    t: &mut Table<C, P>,
+    cmd: usize,
+    layer: &Layer,
+    origin: &'static str,
+    ctx: Ctx,
+) {
+    if !layer.mcp_tool_keys.is_empty() {
+        let mut k = 0;
+        while k < KEY_LAYERS {
+            if t.cmds[cmd].tool_keys[k].keys.is_empty() {
+                t.cmds[cmd].tool_keys[k] = ToolKeys {
+                    keys: layer.mcp_tool_keys,
+                    origin,
+                    owner: ctx.owner,
+                    site: ctx.site,
+                };
+                break;
+            }
+            k += 1;
+        }
+    }
     if let Some(name) = layer.mcp_name {
         t.cmds[cmd].mcp_name = Some(name);
     }
@@ -233,6 +295,7 @@ const fn walk_items<const C: usize, const P: usize>(
                 optional,
             } => {
                 t.cmds[cmd].sub_required = !*optional;
+                t.cmds[cmd].sub_owner = ctx.owner;
                 let inner = enter(t, ctx, *site, node.checked);
                 walk_sub(t, node, cmd, inner);
             }
@@ -248,7 +311,7 @@ const fn walk_args<const C: usize, const P: usize>(
     ctx: Ctx,
 ) {
     walk_items(t, node.items, cmd, ctx);
-    apply(t, cmd, &node.layer);
+    apply(t, cmd, &node.layer, node.origin, ctx);
 }
 
 const fn walk_sub<const C: usize, const P: usize>(
@@ -293,14 +356,15 @@ const fn walk_sub<const C: usize, const P: usize>(
             }
             VariantKind::Subcommand(sub) => {
                 t.cmds[cmd].sub_required = true;
+                t.cmds[cmd].sub_owner = here.owner;
                 let inner = enter(t, here, variant.site, sub.checked);
                 walk_sub(t, sub, cmd, inner);
             }
         }
-        apply(t, cmd, &variant.layer);
+        apply(t, cmd, &variant.layer, variant.origin, here);
         i += 1;
     }
-    apply(t, parent, &node.layer);
+    apply(t, parent, &node.layer, node.origin, ctx);
 }
 
 impl<const C: usize, const P: usize> Table<C, P> {
