@@ -173,6 +173,63 @@ impl Display for Unanswered {
 
 impl std::error::Error for Unanswered {}
 
+/// Asks the user of one call questions from any thread ([`Io::asker`]).
+#[derive(Clone)]
+pub struct Asker {
+    ask: Option<AskFn>,
+    mcp: bool,
+}
+
+impl Asker {
+    /// Asks the user to confirm `question` (yes or no), as
+    /// [`Io::confirm`] does.
+    pub fn confirm(&self, question: &str) -> Result<bool, Unanswered> {
+        let question = Question::Confirm(question.to_owned());
+        self.ask(&question).map(Answer::yes)
+    }
+
+    /// Asks the user for a line of text, as [`Io::prompt`] does.
+    pub fn prompt(&self, question: &str) -> Result<String, Unanswered> {
+        let question = Question::Text(question.to_owned());
+        self.ask(&question).map(Answer::into_text)
+    }
+
+    fn ask(&self, question: &Question) -> Result<Answer, Unanswered> {
+        match (&self.ask, self.mcp) {
+            (Some(ask), _) => ask(question),
+            (None, true) => Err(nobody_to_ask(question)),
+            (None, false) => ask_terminal(question, &mut std::io::stderr()),
+        }
+    }
+}
+
+impl std::fmt::Debug for Asker {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Asker")
+            .field("client", &self.ask.is_some())
+            .field("mcp", &self.mcp)
+            .finish()
+    }
+}
+
+/// Why a question of a call with no client to ask gets no answer.
+fn nobody_to_ask(question: &Question) -> Unanswered {
+    Unanswered::new(
+        question,
+        UnansweredReason::CannotAsk(
+            "no client can be asked here (a task, a child process, a direct call)".to_owned(),
+        ),
+    )
+}
+
+/// The terminal's turn: one question at a time on it.
+fn lock_terminal() -> std::sync::MutexGuard<'static, ()> {
+    static TERMINAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    TERMINAL
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 /// Set while this process serves MCP (`mcp serve`): a question with no
 /// client to ask is not put to a terminal.
 static SERVING: AtomicBool = AtomicBool::new(false);
@@ -301,13 +358,15 @@ fn ask_here(question: &Question) -> Result<Answer, Unanswered> {
     ask_terminal(question, &mut std::io::stderr())
 }
 
-/// Asks on a terminal: the question on `err`, the answer a line of stdin.
+/// Asks on a terminal: the question on `err`, the answer a line of stdin
+/// (one question at a time, whichever thread asks).
 fn ask_terminal(question: &Question, err: &mut dyn Write) -> Result<Answer, Unanswered> {
     use std::io::{BufRead, IsTerminal};
     let stdin = std::io::stdin();
     if !stdin.is_terminal() {
         return Err(Unanswered::new(question, UnansweredReason::NoTerminal));
     }
+    let _turn = lock_terminal();
     let _ = match question {
         Question::Confirm(text) => write!(err, "{text} [y/N] "),
         Question::Text(text) => write!(err, "{text} "),
@@ -405,14 +464,35 @@ impl<'a> Io<'a> {
     fn ask(&mut self, question: &Question) -> Result<Answer, Unanswered> {
         match (&self.ask, self.mcp) {
             (Some(ask), _) => ask(question),
-            (None, true) => Err(Unanswered::new(
-                question,
-                UnansweredReason::CannotAsk(
-                    "no client can be asked here (a task, a child process, a direct call)"
-                        .to_owned(),
-                ),
-            )),
+            (None, true) => Err(nobody_to_ask(question)),
             (None, false) => ask_terminal(question, self.err),
+        }
+    }
+
+    /// What asks this call's user questions, as [`Io::confirm`] and
+    /// [`Io::prompt`] do, from any thread: for a command that asks
+    /// several questions at once (each from a thread of its own; a client
+    /// gets them one after the other), or code that does not hold the `Io`. In CLI mode the
+    /// questions take turns on the terminal (on stderr, the answers from
+    /// stdin).
+    ///
+    /// ```
+    /// use mcp_bridge::Io;
+    /// let (mut out, mut err) = (Vec::new(), Vec::new());
+    /// let io = Io::new(&mut out, &mut err, true);
+    /// let asker = io.asker();
+    /// // Under `mcp serve` without a client that can ask: both refused.
+    /// let (name, sure) = std::thread::scope(|s| {
+    ///     let name = s.spawn(|| asker.prompt("Name?"));
+    ///     let sure = s.spawn(|| asker.confirm("Sure?"));
+    ///     (name.join().unwrap(), sure.join().unwrap())
+    /// });
+    /// assert!(name.is_err() && sure.is_err());
+    /// ```
+    pub fn asker(&self) -> Asker {
+        Asker {
+            ask: self.ask.clone(),
+            mcp: self.mcp,
         }
     }
 

@@ -216,9 +216,21 @@ fn form(question: &Question) -> ElicitRequestParams {
     }
 }
 
-/// The answer in an accepted form's content.
+/// The answer in an accepted form's content: its property of the form's
+/// name, or else its only property of the kind asked (a client that
+/// answers with a form of its own, `{"name": "Ann"}` to a line of text).
 fn answer(question: &Question, content: Option<&Value>) -> Result<Answer, Unanswered> {
-    let given = content.and_then(|content| content.get(property(question)));
+    let of_kind = |value: &&Value| match question {
+        Question::Confirm(_) => value.is_boolean(),
+        Question::Text(_) => value.is_string(),
+    };
+    let given = content.and_then(|content| {
+        let fields = content.as_object()?;
+        fields.get(property(question)).or_else(|| {
+            let mut of_kind = fields.values().filter(of_kind);
+            of_kind.next().filter(|_| of_kind.next().is_none())
+        })
+    });
     match (question, given) {
         (Question::Confirm(_), Some(Value::Bool(yes))) => Ok(Answer::Yes(*yes)),
         (Question::Text(_), Some(Value::String(text))) => Ok(Answer::Text(text.clone())),
@@ -230,5 +242,32 @@ fn answer(question: &Question, content: Option<&Value>) -> Result<Answer, Unansw
                 content.map_or_else(|| "nothing".to_owned(), Value::to_string)
             )),
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::answer;
+    use crate::io::{Answer, Question};
+    use serde_json::json;
+
+    #[test]
+    fn an_answer_is_the_forms_property_or_the_one_of_the_kind_asked() {
+        let text = Question::Text("Your name?".to_owned());
+        let yes = Question::Confirm("Sure?".to_owned());
+        let given = |question: &Question, content| answer(question, Some(&content)).ok();
+        let ann = Some(Answer::Text("Ann".to_owned()));
+        assert_eq!(given(&text, json!({"answer": "Ann"})), ann);
+        // A client's own form: its one text, whatever its name.
+        assert_eq!(given(&text, json!({"name": "Ann", "confirm": true})), ann);
+        assert_eq!(
+            given(&yes, json!({"name": "Ann", "ok": true})),
+            Some(Answer::Yes(true))
+        );
+        // Two texts and no `answer`: which one is meant is unknown.
+        assert_eq!(given(&text, json!({"first": "Ann", "last": "Lee"})), None);
+        // The form's property of another kind is no answer.
+        assert_eq!(given(&yes, json!({"confirm": "sure", "ok": true})), None);
+        assert_eq!(answer(&text, None).ok(), None);
     }
 }
