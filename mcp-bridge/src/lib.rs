@@ -95,7 +95,9 @@ pub mod __private {
     pub use crate::call::{env_texts, no_texts, BuildCtx, DefaultTexts, Texts};
     pub use crate::error::ArgError;
     pub use crate::spec::known as value_types;
-    pub use crate::spec::{values_of, FixedValue, OutputFormat, OutputType, ValuesSource};
+    pub use crate::spec::{
+        values_of, FixedValue, OutputFormat, OutputType, TaskSupport, ValuesSource,
+    };
     pub use crate::spec::{
         Arity, CommandLayer, CommandSpec, GroupSpec, ParamAction, ParamData, ParamRelations,
         ParamSpec, RelationData, ToolHints, ValueType,

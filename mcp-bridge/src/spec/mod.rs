@@ -19,7 +19,7 @@ pub(crate) mod value;
 
 pub use command::{
     CommandLayer, CommandSpec, FixedValue, GroupSpec, McpAttrs, OutputFormat, OutputType,
-    ToolHints, ToolSpec,
+    TaskSupport, ToolHints, ToolSpec,
 };
 pub(crate) use command::{Pinned, Renamed};
 pub use param::{ParamAction, ParamKind, ParamRelations, ParamSpec};
