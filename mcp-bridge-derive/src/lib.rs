@@ -60,7 +60,9 @@ use syn::{parse_macro_input, DeriveInput};
 /// | `serial` | the type, a variant | calls of this command never overlap one another |
 /// | `timeout = "30s"` | the type, a variant | a call running longer is answered with an error naming the timeout (exit code 124); `ms`, `s`, `m`, `h`, combined (`1m30s`) |
 /// | `isolate` | the type, a variant | each call runs in a child process of the binary: a crash, `process::exit` or a hang cannot take the server down |
-/// | `task` | the type, a variant | a call may become a task of the MCP Tasks extension, which the client polls |
+/// | `task` | the type, a variant | long-running: a call from a client that supports the MCP Tasks extension is a task from its start, answered at once; the client polls it (`tasks/get`: its result, or its questions, answered with `tasks/update`) and may stop it (`tasks/cancel`). A command that fails is a `completed` task whose result is an error; a handler that panics makes it `failed`, and so does running past 5 minutes (rmcp's default time to live; the call is stopped). Other clients get the result as usual |
+/// | `task = "required"` | the type, a variant | as `task`, but every call is a task: a client that does not support the Tasks extension is refused with MCP's missing client capability error (`-32021`, naming the extension) |
+/// | `task = "deferred"` | the type, a variant | a call runs as usual (its questions asked the usual way) until the handler calls `Io::start_task`; from there it is a task, for a client that supports the Tasks extension under protocol 2026-07-28 (the questions first, then the long part) |
 /// | `title = "..."` | the type, a variant | the tool's human-readable title (`"Add a task"`), which clients show instead of its name |
 /// | `icon = "https://..."` | the type, a variant | the icon of the command's tools and of every tool below it (a nearer `icon` wins): an `https://` URL or a `data:image/...` URI; its MIME type comes from the URI or the file extension |
 /// | `read_only` | the type, a variant | the tool changes nothing (MCP's `readOnlyHint`); a client may run it without asking |

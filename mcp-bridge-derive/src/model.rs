@@ -109,8 +109,9 @@ pub(crate) struct McpAttrs {
     pub(crate) timeout: Option<u64>,
     /// `isolate`: calls of the command run in a child process.
     pub(crate) isolate: Option<Span>,
-    /// `task`: calls may become tasks (MCP Tasks extension).
-    pub(crate) task: Option<Span>,
+    /// `task` (`"optional"`) or `task = "required"`/`"deferred"`: calls
+    /// may become tasks (MCP Tasks extension), and when.
+    pub(crate) task: Option<Spanned<String>>,
     /// `title = "..."`: the tool's human-readable title.
     pub(crate) title: Option<Spanned<String>>,
     /// `icon = "https://..."`: the icon of the command's tools and of

@@ -14,6 +14,10 @@ pub(crate) type ProgressFn = Arc<dyn Fn(f64, Option<f64>, Option<String>) + Send
 /// blocking until the answer.
 pub(crate) type AskFn = Arc<dyn Fn(&Question) -> Result<Answer, Unanswered> + Send + Sync>;
 
+/// Makes the rest of a call a task of the MCP Tasks extension, blocking
+/// until it is one; whether it is.
+pub(crate) type StartTaskFn = Arc<dyn Fn() -> bool + Send + Sync>;
+
 /// A question a command asks its user.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Question {
@@ -84,8 +88,8 @@ pub enum UnansweredReason {
     /// In a terminal: stdin is not one, so nobody can type an answer.
     NoTerminal,
     /// Under `mcp serve`: the client cannot ask its user (it declared no
-    /// elicitation support, the call runs as a task or in a child
-    /// process...); says which.
+    /// elicitation support, the call runs in a child process...); says
+    /// which.
     CannotAsk(String),
     /// The user declined to answer.
     Declined,
@@ -172,6 +176,63 @@ impl Display for Unanswered {
 }
 
 impl std::error::Error for Unanswered {}
+
+/// Asks the user of one call questions from any thread ([`Io::asker`]).
+#[derive(Clone)]
+pub struct Asker {
+    ask: Option<AskFn>,
+    mcp: bool,
+}
+
+impl Asker {
+    /// Asks the user to confirm `question` (yes or no), as
+    /// [`Io::confirm`] does.
+    pub fn confirm(&self, question: &str) -> Result<bool, Unanswered> {
+        let question = Question::Confirm(question.to_owned());
+        self.ask(&question).map(Answer::yes)
+    }
+
+    /// Asks the user for a line of text, as [`Io::prompt`] does.
+    pub fn prompt(&self, question: &str) -> Result<String, Unanswered> {
+        let question = Question::Text(question.to_owned());
+        self.ask(&question).map(Answer::into_text)
+    }
+
+    fn ask(&self, question: &Question) -> Result<Answer, Unanswered> {
+        match (&self.ask, self.mcp) {
+            (Some(ask), _) => ask(question),
+            (None, true) => Err(nobody_to_ask(question)),
+            (None, false) => ask_terminal(question, &mut std::io::stderr()),
+        }
+    }
+}
+
+impl std::fmt::Debug for Asker {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Asker")
+            .field("client", &self.ask.is_some())
+            .field("mcp", &self.mcp)
+            .finish()
+    }
+}
+
+/// Why a question of a call with no client to ask gets no answer.
+fn nobody_to_ask(question: &Question) -> Unanswered {
+    Unanswered::new(
+        question,
+        UnansweredReason::CannotAsk(
+            "no client can be asked here (a child process, a direct call)".to_owned(),
+        ),
+    )
+}
+
+/// The terminal's turn: one question at a time on it.
+fn lock_terminal() -> std::sync::MutexGuard<'static, ()> {
+    static TERMINAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    TERMINAL
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
 
 /// Set while this process serves MCP (`mcp serve`): a question with no
 /// client to ask is not put to a terminal.
@@ -263,8 +324,8 @@ async fn ask_async(question: Question) -> Result<Answer, Unanswered> {
         return Err(Unanswered::new(
             &question,
             UnansweredReason::CannotAsk(
-                "this handler runs where the server cannot reach the client (a task, a child \
-                 process)"
+                "this handler runs where the server cannot reach the client (a runtime task the \
+                 handler spawned, a child process)"
                     .to_owned(),
             ),
         ));
@@ -292,8 +353,9 @@ fn ask_here(question: &Question) -> Result<Answer, Unanswered> {
         return Err(Unanswered::new(
             question,
             UnansweredReason::CannotAsk(
-                "this handler runs where the server cannot reach the client (a task, a child \
-                 process; an async handler asks with `confirm_async`/`prompt_async`)"
+                "this handler runs where the server cannot reach the client (a thread the \
+                 handler started, a child process; an async handler asks with \
+                 `confirm_async`/`prompt_async`)"
                     .to_owned(),
             ),
         ));
@@ -301,13 +363,15 @@ fn ask_here(question: &Question) -> Result<Answer, Unanswered> {
     ask_terminal(question, &mut std::io::stderr())
 }
 
-/// Asks on a terminal: the question on `err`, the answer a line of stdin.
+/// Asks on a terminal: the question on `err`, the answer a line of stdin
+/// (one question at a time, whichever thread asks).
 fn ask_terminal(question: &Question, err: &mut dyn Write) -> Result<Answer, Unanswered> {
     use std::io::{BufRead, IsTerminal};
     let stdin = std::io::stdin();
     if !stdin.is_terminal() {
         return Err(Unanswered::new(question, UnansweredReason::NoTerminal));
     }
+    let _turn = lock_terminal();
     let _ = match question {
         Question::Confirm(text) => write!(err, "{text} [y/N] "),
         Question::Text(text) => write!(err, "{text} "),
@@ -353,6 +417,7 @@ pub struct Io<'a> {
     progress: Option<ProgressFn>,
     structured: Option<Structured>,
     ask: Option<AskFn>,
+    start_task: Option<StartTaskFn>,
 }
 
 impl<'a> Io<'a> {
@@ -367,12 +432,19 @@ impl<'a> Io<'a> {
             progress: None,
             structured: None,
             ask: None,
+            start_task: None,
         }
     }
 
     /// How the call asks its user questions (an MCP elicitation).
     pub(crate) fn asking(mut self, ask: Option<AskFn>) -> Self {
         self.ask = ask;
+        self
+    }
+
+    /// How the call becomes a task ([`Io::start_task`]).
+    pub(crate) fn tasking(mut self, start_task: Option<StartTaskFn>) -> Self {
+        self.start_task = start_task;
         self
     }
 
@@ -405,15 +477,60 @@ impl<'a> Io<'a> {
     fn ask(&mut self, question: &Question) -> Result<Answer, Unanswered> {
         match (&self.ask, self.mcp) {
             (Some(ask), _) => ask(question),
-            (None, true) => Err(Unanswered::new(
-                question,
-                UnansweredReason::CannotAsk(
-                    "no client can be asked here (a task, a child process, a direct call)"
-                        .to_owned(),
-                ),
-            )),
+            (None, true) => Err(nobody_to_ask(question)),
             (None, false) => ask_terminal(question, self.err),
         }
+    }
+
+    /// What asks this call's user questions, as [`Io::confirm`] and
+    /// [`Io::prompt`] do, from any thread: for a command that asks
+    /// several questions at once (each from a thread of its own; a client
+    /// gets them together when the call is a task, one after the other
+    /// otherwise), or code that does not hold the `Io`. In CLI mode the
+    /// questions take turns on the terminal (on stderr, the answers from
+    /// stdin).
+    ///
+    /// ```
+    /// use mcp_bridge::Io;
+    /// let (mut out, mut err) = (Vec::new(), Vec::new());
+    /// let io = Io::new(&mut out, &mut err, true);
+    /// let asker = io.asker();
+    /// // Under `mcp serve` without a client that can ask: both refused.
+    /// let (name, sure) = std::thread::scope(|s| {
+    ///     let name = s.spawn(|| asker.prompt("Name?"));
+    ///     let sure = s.spawn(|| asker.confirm("Sure?"));
+    ///     (name.join().unwrap(), sure.join().unwrap())
+    /// });
+    /// assert!(name.is_err() && sure.is_err());
+    /// ```
+    pub fn asker(&self) -> Asker {
+        Asker {
+            ask: self.ask.clone(),
+            mcp: self.mcp,
+        }
+    }
+
+    /// Makes the rest of this call a task of the MCP Tasks extension, for
+    /// a command with `#[mcp(task = "deferred")]`: what came before (its
+    /// questions, answered the ordinary way) belongs to the client's call,
+    /// which is answered with the task at once; the client polls the task
+    /// for the result, answers its later questions through it and may
+    /// cancel it. Returns whether the call runs as a task from here on:
+    /// `true` too for a call that already is one (a command with
+    /// `#[mcp(task)]`, called by a client that supports tasks), `false` in
+    /// CLI mode, for a command without `task`, a client that does not
+    /// support the Tasks extension or speaks a protocol older than
+    /// 2026-07-28, and a call in a child process (`#[mcp(isolate)]`).
+    ///
+    /// ```
+    /// use mcp_bridge::Io;
+    /// let (mut out, mut err) = (Vec::new(), Vec::new());
+    /// let mut io = Io::new(&mut out, &mut err, false);
+    /// // In a terminal the command just goes on.
+    /// assert!(!io.start_task());
+    /// ```
+    pub fn start_task(&mut self) -> bool {
+        self.start_task.as_ref().is_some_and(|start| start())
     }
 
     /// The value the handler returned as data ([`Output`]), taken.

@@ -80,7 +80,8 @@ pub use error::{
 };
 pub use handler::IntoHandler;
 pub use io::{
-    confirm, confirm_async, prompt, prompt_async, Io, Output, Report, Unanswered, UnansweredReason,
+    confirm, confirm_async, prompt, prompt_async, Asker, Io, Output, Report, Unanswered,
+    UnansweredReason,
 };
 pub use mcp_bridge_derive::McpTool;
 pub use registry::{Registry, ToolMode};
@@ -94,7 +95,9 @@ pub mod __private {
     pub use crate::call::{env_texts, no_texts, BuildCtx, DefaultTexts, Texts};
     pub use crate::error::ArgError;
     pub use crate::spec::known as value_types;
-    pub use crate::spec::{values_of, FixedValue, OutputFormat, OutputType, ValuesSource};
+    pub use crate::spec::{
+        values_of, FixedValue, OutputFormat, OutputType, TaskSupport, ValuesSource,
+    };
     pub use crate::spec::{
         Arity, CommandLayer, CommandSpec, GroupSpec, ParamAction, ParamData, ParamRelations,
         ParamSpec, RelationData, ToolHints, ValueType,

@@ -31,6 +31,16 @@ const WITH_SESSIONS: &[&str] = &[
     "http-custom-header-server-validation",
     "caching",
     "sep-2164-resource-not-found",
+    "tasks-lifecycle",
+    "tasks-capability-negotiation",
+    "tasks-wire-fields",
+    "tasks-request-state-removal",
+    "tasks-mrtr-input",
+    "tasks-request-headers",
+    "tasks-dispatch-and-envelope",
+    "tasks-required-task-error",
+    "tasks-mrtr-composition",
+    "tasks-status-notifications",
 ];
 
 /// Scenarios run against the stateless server (protocol 2026-07-28 and the
@@ -49,6 +59,16 @@ const STATELESS: &[&str] = &[
     "caching",
     "sep-2164-resource-not-found",
     "server-stateless",
+    "tasks-lifecycle",
+    "tasks-capability-negotiation",
+    "tasks-wire-fields",
+    "tasks-request-state-removal",
+    "tasks-mrtr-input",
+    "tasks-request-headers",
+    "tasks-dispatch-and-envelope",
+    "tasks-required-task-error",
+    "tasks-mrtr-composition",
+    "tasks-status-notifications",
 ];
 
 /// Checks that fail by design, with why: `docs/conformance.md` lists them.

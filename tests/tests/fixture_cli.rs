@@ -810,6 +810,11 @@ fn a_cancelled_isolated_call_is_killed() {
 
 /// A session whose client declares the MCP Tasks extension.
 fn tasks_session() -> RawServer {
+    session_with(json!({"extensions": {"io.modelcontextprotocol/tasks": {}}}))
+}
+
+/// A session of the `io` handler whose client declares `capabilities`.
+fn session_with(capabilities: Value) -> RawServer {
     let mut command = Command::new(FIXTURE);
     command
         .args(["ai", "serve"])
@@ -821,7 +826,7 @@ fn tasks_session() -> RawServer {
         "initialize",
         json!({
             "protocolVersion": "2025-11-25",
-            "capabilities": {"extensions": {"io.modelcontextprotocol/tasks": {}}},
+            "capabilities": capabilities,
             "clientInfo": {"name": "tasks-test", "version": "1"}
         }),
     );
@@ -829,6 +834,7 @@ fn tasks_session() -> RawServer {
         init["capabilities"]["extensions"]["io.modelcontextprotocol/tasks"].is_object(),
         "{init}"
     );
+    assert!(init["capabilities"].get("tasks").is_none(), "{init}");
     server.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
     server
 }
@@ -874,6 +880,251 @@ fn a_cancelled_task_stops() {
     let state = settled(&mut server, &task, 10);
     assert_eq!(state["status"], "cancelled", "{state}");
     server.finish();
+}
+
+/// Polls `tasks/get` until the task asks `count` questions at once (or
+/// ends); the task's state.
+fn asking(server: &mut RawServer, task: &str, count: usize, first_id: i64) -> Value {
+    let give_up = Instant::now() + Duration::from_secs(10);
+    for id in first_id.. {
+        let state = server.request(id, "tasks/get", json!({"taskId": task}));
+        let asked = state["inputRequests"]
+            .as_object()
+            .map_or(0, |asked| asked.len());
+        if asked >= count || state["status"] != "working" && state["status"] != "input_required" {
+            return state;
+        }
+        assert!(Instant::now() < give_up, "no question: {state}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    unreachable!()
+}
+
+/// The key of the question `message` among a task's input requests.
+fn question_key(state: &Value, message: &str) -> String {
+    let asked = state["inputRequests"].as_object().expect("input requests");
+    let (key, request) = asked
+        .iter()
+        .find(|(_, request)| request["params"]["message"] == message)
+        .unwrap_or_else(|| panic!("no question {message:?}: {state}"));
+    assert_eq!(request["method"], "elicitation/create", "{state}");
+    key.clone()
+}
+
+#[test]
+fn a_tasks_questions_wait_in_the_task_together_and_are_answered_through_it() {
+    let mut server = session_with(json!({
+        "elicitation": {},
+        "extensions": {"io.modelcontextprotocol/tasks": {}}
+    }));
+    let created = server.call(2, "fixture_survey", json!({}));
+    assert_eq!(created["resultType"], "task", "{created}");
+    let task = created["taskId"].as_str().unwrap().to_owned();
+    // Asked from two threads: both wait at once.
+    let state = asking(&mut server, &task, 2, 10);
+    assert_eq!(state["status"], "input_required", "{state}");
+    let name = question_key(&state, "Your name?");
+    let sure = question_key(&state, "Really go ahead?");
+    // A form of the client's own: its one text is the answer.
+    let answer = json!({"action": "accept", "content": {"name": "Ann"}});
+    let ack = server.request(
+        100,
+        "tasks/update",
+        json!({"taskId": task, "inputResponses": {name.clone(): answer}}),
+    );
+    assert_eq!(ack, json!({"resultType": "complete"}));
+    let state = server.request(101, "tasks/get", json!({"taskId": task}));
+    assert_eq!(state["status"], "input_required", "{state}");
+    let left: Vec<&String> = state["inputRequests"].as_object().unwrap().keys().collect();
+    assert_eq!(left, [&sure], "{state}");
+    let answer = json!({"action": "accept", "content": {"confirm": true}});
+    server.request(
+        102,
+        "tasks/update",
+        json!({"taskId": task, "inputResponses": {sure: answer}}),
+    );
+    let done = settled(&mut server, &task, 200);
+    assert_eq!(done["status"], "completed", "{done}");
+    assert_eq!(text(&done["result"]), "Ann: went ahead\n", "{done}");
+    server.finish();
+}
+
+#[test]
+fn a_task_whose_client_cannot_ask_ends_with_the_question_unanswered() {
+    let mut server = tasks_session();
+    let created = server.call(2, "fixture_survey", json!({}));
+    let task = created["taskId"].as_str().unwrap().to_owned();
+    let done = settled(&mut server, &task, 10);
+    assert_eq!(done["status"], "completed", "{done}");
+    assert_eq!(done["result"]["isError"], true, "{done}");
+    assert!(
+        text(&done["result"]).contains("did not declare that it can ask its user"),
+        "{done}"
+    );
+    server.finish();
+}
+
+#[test]
+fn a_cancelled_task_waiting_for_an_answer_is_cancelled() {
+    let mut server = session_with(json!({
+        "elicitation": {},
+        "extensions": {"io.modelcontextprotocol/tasks": {}}
+    }));
+    let created = server.call(2, "fixture_survey", json!({}));
+    let task = created["taskId"].as_str().unwrap().to_owned();
+    asking(&mut server, &task, 2, 10);
+    server.request(100, "tasks/cancel", json!({"taskId": task}));
+    let state = settled(&mut server, &task, 101);
+    assert_eq!(state["status"], "cancelled", "{state}");
+    server.finish();
+}
+
+#[test]
+fn a_task_whose_handler_panics_fails_with_the_error_and_no_result() {
+    let mut server = tasks_session();
+    let created = server.call(2, "fixture_break", json!({}));
+    let task = created["taskId"].as_str().unwrap().to_owned();
+    let state = settled(&mut server, &task, 10);
+    assert_eq!(state["status"], "failed", "{state}");
+    assert!(state.get("result").is_none(), "{state}");
+    assert_eq!(state["error"]["code"], -32603, "{state}");
+    assert!(
+        state["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("the command panicked: deliberate crash in a task"),
+        "{state}"
+    );
+    // Another task completes.
+    let created = server.call(100, "fixture_batch", json!({"ms": 10}));
+    let task = created["taskId"].as_str().unwrap().to_owned();
+    let state = settled(&mut server, &task, 101);
+    assert_eq!(state["status"], "completed", "{state}");
+    assert_eq!(text(&state["result"]), "batched\n", "{state}");
+    server.finish();
+}
+
+#[test]
+fn a_command_that_must_be_a_task_refuses_a_client_without_tasks() {
+    let mut server = session("io", &[]);
+    let refused = server.exchange(
+        2,
+        "tools/call",
+        json!({"name": "fixture_batch", "arguments": {}}),
+    );
+    assert_eq!(refused["error"]["code"], -32021, "{refused}");
+    assert!(
+        refused["error"]["data"]["requiredCapabilities"]["extensions"]
+            ["io.modelcontextprotocol/tasks"]
+            .is_object(),
+        "{refused}"
+    );
+    // The server goes on; an optional task answers directly.
+    let result = server.call(3, "fixture_sleep", json!({"ms": 10}));
+    assert_eq!(text(&result), "slept\n");
+    server.finish();
+}
+
+/// A request's `_meta` under protocol 2026-07-28, from a client declaring
+/// `capabilities`.
+fn meta_2026(capabilities: &Value) -> Value {
+    json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": capabilities,
+        "io.modelcontextprotocol/clientInfo": {"name": "raw-test", "version": "1"}
+    })
+}
+
+#[test]
+fn under_2026_07_28_a_handler_asks_first_then_goes_on_as_a_task() {
+    let tasks = json!({"elicitation": {}, "extensions": {"io.modelcontextprotocol/tasks": {}}});
+    let no_tasks = json!({"elicitation": {}});
+    for capabilities in [tasks, no_tasks] {
+        let as_task = capabilities.get("extensions").is_some();
+        let mut command = Command::new(FIXTURE);
+        command
+            .args(["ai", "serve"])
+            .env("FIXTURE_BRIDGE_NAME", "ai")
+            .env("FIXTURE_HANDLER", "io");
+        let mut server = RawServer::spawn(command);
+        let meta = meta_2026(&capabilities);
+        let call = |extra: Value| {
+            let mut params = json!({"name": "fixture_deploy", "arguments": {}, "_meta": meta});
+            params
+                .as_object_mut()
+                .unwrap()
+                .extend(extra.as_object().unwrap().clone());
+            params
+        };
+        // The question first, in the call's answer.
+        let first = server.request(1, "tools/call", call(json!({})));
+        assert_eq!(first["resultType"], "input_required", "{first}");
+        assert!(first.get("taskId").is_none(), "{first}");
+        assert_eq!(
+            first["inputRequests"]["question"]["params"]["message"],
+            "Where to?"
+        );
+        let answer = json!({"action": "accept", "content": {"answer": "prod"}});
+        let second = server.request(
+            2,
+            "tools/call",
+            call(json!({
+                "requestState": first["requestState"],
+                "inputResponses": {"question": answer}
+            })),
+        );
+        let yes = json!({"action": "accept", "content": {"confirm": true}});
+        let text = if as_task {
+            // Then a task: no requestState of the rounds in it.
+            assert_eq!(second["resultType"], "task", "{second}");
+            assert!(second.get("requestState").is_none(), "{second}");
+            assert!(second.get("inputRequests").is_none(), "{second}");
+            let task = second["taskId"].as_str().unwrap().to_owned();
+            let get = json!({"taskId": task, "_meta": meta});
+            let mut state = server.request(3, "tasks/get", get.clone());
+            for id in 4.. {
+                if state["status"] == "input_required" {
+                    break;
+                }
+                assert!(id < 500, "no question in the task: {state}");
+                std::thread::sleep(Duration::from_millis(20));
+                state = server.request(id, "tasks/get", get.clone());
+            }
+            let key = question_key(&state, "Really go ahead?");
+            server.request(
+                600,
+                "tasks/update",
+                json!({"taskId": task, "inputResponses": {key: yes}, "_meta": meta}),
+            );
+            for id in 601.. {
+                state = server.request(id, "tasks/get", get.clone());
+                if state["status"] != "working" {
+                    break;
+                }
+                assert!(id < 1100, "the task does not end: {state}");
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            assert_eq!(state["status"], "completed", "{state}");
+            state["result"]["content"][0]["text"].clone()
+        } else {
+            // The client cannot follow a task: the call goes on in rounds.
+            assert_eq!(second["resultType"], "input_required", "{second}");
+            let third = server.request(
+                3,
+                "tools/call",
+                call(json!({
+                    "requestState": second["requestState"],
+                    "inputResponses": {"question": yes}
+                })),
+            );
+            third["content"][0]["text"].clone()
+        };
+        assert_eq!(
+            text,
+            format!("deploying to prod (a task: {as_task})\nwent ahead\n"),
+        );
+        server.finish();
+    }
 }
 
 #[test]
@@ -1086,7 +1337,7 @@ fn tools_command_writes_the_definitions_to_a_file() {
         .unwrap();
     assert!(status.success());
     let tools: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
-    assert_eq!(tools.as_array().unwrap().len(), 22);
+    assert_eq!(tools.as_array().unwrap().len(), 26);
     assert_eq!(tools[0]["inputSchema"]["required"], json!(["text"]));
 }
 

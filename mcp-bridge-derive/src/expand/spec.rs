@@ -179,11 +179,18 @@ fn layer_tokens(p: &Private, layer: &Layer) -> TokenStream {
         (mcp.skip.is_some(), quote!(mcp_skip)),
         (mcp.serial.is_some(), quote!(mcp_serial)),
         (mcp.isolate.is_some(), quote!(mcp_isolate)),
-        (mcp.task.is_some(), quote!(mcp_task)),
     ] {
         if set {
             fields.push(quote!(#field: true));
         }
+    }
+    if let Some(task) = &mcp.task {
+        let variant = match task.value.as_str() {
+            "required" => quote!(Required),
+            "deferred" => quote!(Deferred),
+            _ => quote!(Optional),
+        };
+        fields.push(quote!(mcp_task: #p::Some(#p::TaskSupport::#variant)));
     }
     if let Some(millis) = mcp.timeout {
         fields.push(quote!(mcp_timeout: #p::Some(::core::time::Duration::from_millis(#millis))));

@@ -128,6 +128,8 @@ pub(crate) mod mcp_keys {
     pub(crate) const HEADER: &str = "header";
     /// What `output = "..."` takes.
     pub(crate) const OUTPUT_FORMATS: [&str; 4] = ["json", "yaml", "table", "lines"];
+    /// What `task = "..."` takes (a bare `task` is `"optional"`).
+    pub(crate) const TASK_MODES: [&str; 3] = ["optional", "required", "deferred"];
     /// The behaviour hints, in the order of `McpAttrs::hints`.
     pub(crate) const HINTS: [&str; 4] = [READ_ONLY, DESTRUCTIVE, IDEMPOTENT, OPEN_WORLD];
     pub(crate) const ALL: &[&str] = &[
@@ -724,9 +726,43 @@ pub(crate) fn mcp_attrs(cx: &Ctxt, attrs: &[Attribute], place: McpPlace) -> McpA
                 }
                 (mcp_keys::SERIAL, McpItem::Flag(key)) => out.serial = Some(key.span()),
                 (mcp_keys::ISOLATE, McpItem::Flag(key)) => out.isolate = Some(key.span()),
-                (mcp_keys::TASK, McpItem::Flag(key)) => out.task = Some(key.span()),
+                (mcp_keys::TASK, McpItem::Flag(key)) => {
+                    if out.task.is_some() {
+                        cx.error_at(&key, "`task` is given twice in `#[mcp(...)]`; keep one");
+                    }
+                    out.task = Some(Spanned {
+                        value: mcp_keys::TASK_MODES[0].to_owned(),
+                        span: key.span(),
+                    });
+                }
+                (mcp_keys::TASK, McpItem::Str(key, lit)) => {
+                    if out.task.is_some() {
+                        cx.error_at(&key, "`task` is given twice in `#[mcp(...)]`; keep one");
+                    }
+                    let mode = lit.value();
+                    if !mcp_keys::TASK_MODES.contains(&mode.as_str()) {
+                        cx.error_at(
+                            &lit,
+                            format!(
+                                "`task = {mode:?}` is not a task mode: `\"optional\"` (what \
+                                 `task` alone means), `\"required\"` or `\"deferred\"`"
+                            ),
+                        );
+                    }
+                    out.task = Some(Spanned {
+                        value: mode,
+                        span: lit.span(),
+                    });
+                }
+                (mcp_keys::TASK, McpItem::Other(key, _)) => {
+                    cx.error_at(
+                        &key,
+                        "`task` is a flag or takes a string: write `#[mcp(task)]` or \
+                         `#[mcp(task = \"required\")]` (or `\"deferred\"`)",
+                    );
+                }
                 (
-                    key_name @ (mcp_keys::SERIAL | mcp_keys::ISOLATE | mcp_keys::TASK),
+                    key_name @ (mcp_keys::SERIAL | mcp_keys::ISOLATE),
                     McpItem::Str(key, _) | McpItem::Other(key, _),
                 ) => {
                     cx.error_at(

@@ -231,7 +231,7 @@ mod tests {
             serial: false,
             timeout: None,
             isolate: false,
-            task: false,
+            task: None,
             title: None,
             icon: None,
             hints: Default::default(),

@@ -14,6 +14,13 @@
 //! goes on (`serve/mod.rs`: `BridgeServer::follow`, `resume`). A call
 //! nobody comes back to is dropped after [`ROUND_EXPIRY`], its question
 //! unanswered.
+//!
+//! A call that runs as a task of the MCP Tasks extension puts each
+//! question in the task (rmcp's `TaskContext::request_input`, under a key
+//! of its own, so several can wait at once), where the client finds it
+//! with `tasks/get` and answers it with `tasks/update`. The same channel
+//! carries a handler's [`Io::start_task`](crate::Io::start_task): the call
+//! it follows becomes a task from there.
 
 use std::sync::Arc;
 
@@ -26,7 +33,7 @@ use rmcp::{Peer, RoleServer};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
-use crate::io::{Answer, AskFn, Question, Unanswered, UnansweredReason};
+use crate::io::{Answer, AskFn, Question, StartTaskFn, Unanswered, UnansweredReason};
 
 /// How long a call waits for a 2026-07-28 client to come back with the
 /// answer to its question.
@@ -35,11 +42,21 @@ pub(crate) const ROUND_EXPIRY: std::time::Duration = std::time::Duration::from_s
 /// The key of the one question in an `input_required` result.
 pub(crate) const QUESTION_KEY: &str = "question";
 
-/// A question put to a 2026-07-28 client: the call's thread waits for
-/// `answer`.
+/// A question put to a 2026-07-28 client or a task's: the call's thread
+/// waits for `answer`.
 pub(crate) struct Asked {
     pub(crate) question: Question,
     pub(crate) answer: tokio::sync::oneshot::Sender<Result<Answer, Unanswered>>,
+}
+
+/// What a followed call asks of the server that follows it, in the order
+/// its handler asked.
+pub(crate) enum FromCall {
+    /// A question.
+    Asked(Asked),
+    /// [`Io::start_task`](crate::Io::start_task): whether the call is a
+    /// task from now on goes back (once it is one).
+    StartTask(std::sync::mpsc::Sender<bool>),
 }
 
 /// What asks the user of one call's client.
@@ -54,8 +71,9 @@ pub(crate) struct Asker {
 enum Way {
     /// An `elicitation/create` request in the session.
     Request(Peer<RoleServer>),
-    /// An `input_required` result, answered by the next call.
-    Round(tokio::sync::mpsc::UnboundedSender<Asked>),
+    /// Whoever follows the call: an `input_required` result answered by
+    /// the next call, or an input request of its task.
+    Round(tokio::sync::mpsc::UnboundedSender<FromCall>),
 }
 
 /// Whether the client of a request can ask its user.
@@ -78,12 +96,32 @@ impl Asker {
     }
 
     /// An asker whose questions go to `asks`, each to become an
-    /// `input_required` result.
-    pub(crate) fn in_rounds(asks: tokio::sync::mpsc::UnboundedSender<Asked>) -> Self {
+    /// `input_required` result or an input request of the call's task,
+    /// when the client that sent `context` can ask its user.
+    pub(crate) fn in_rounds(
+        asks: tokio::sync::mpsc::UnboundedSender<FromCall>,
+        context: &RequestContext<RoleServer>,
+    ) -> Self {
         Self {
             way: Way::Round(asks),
-            cannot: None,
+            cannot: (!can_ask(context)).then(|| {
+                "the MCP client did not declare that it can ask its user (elicitation)".to_owned()
+            }),
         }
+    }
+
+    /// What makes the call a task ([`Io::start_task`](crate::Io::start_task)):
+    /// for a followed call only, blocking until whoever follows it says
+    /// whether it is one now.
+    pub(crate) fn task_starter(&self) -> Option<StartTaskFn> {
+        let Way::Round(asks) = &self.way else {
+            return None;
+        };
+        let asks = asks.clone();
+        Some(Arc::new(move || {
+            let (started, answer) = std::sync::mpsc::channel();
+            asks.send(FromCall::StartTask(started)).is_ok() && answer.recv().unwrap_or(false)
+        }))
     }
 
     /// The asker as a blocking function for a call thread; `stop` ends a
@@ -129,7 +167,7 @@ impl Way {
                     question: question.clone(),
                     answer,
                 };
-                if asks.send(asked).is_err() {
+                if asks.send(FromCall::Asked(asked)).is_err() {
                     return Err(Unanswered::new(question, UnansweredReason::Cancelled));
                 }
                 answered
@@ -148,7 +186,7 @@ impl Way {
 }
 
 /// An asker that refuses every question, saying `why`: a call no client
-/// can be asked for (a task, a direct call).
+/// can be asked for (a direct call).
 pub(crate) fn refusing(why: &'static str) -> AskFn {
     Arc::new(move |question: &Question| {
         Err(Unanswered::new(
@@ -182,6 +220,15 @@ pub(crate) fn answered_in_round(
             )),
         ));
     };
+    answered_as_json(question, response)
+}
+
+/// The answer a client sent as JSON (an elicitation result) for
+/// `question`: in `inputResponses`, or through `tasks/update`.
+pub(crate) fn answered_as_json(
+    question: &Question,
+    response: &Value,
+) -> Result<Answer, Unanswered> {
     match serde_json::from_value::<ElicitResult>(response.clone()) {
         Ok(result) => answered(question, &result),
         Err(error) => Err(Unanswered::new(
@@ -189,6 +236,23 @@ pub(crate) fn answered_in_round(
             UnansweredReason::CannotAsk(format!("the client's answer does not read: {error}")),
         )),
     }
+}
+
+/// Puts `asked` in the call's task under `key` and sends back the answer
+/// the client gives with `tasks/update` (none when the task is
+/// cancelled).
+pub(crate) async fn ask_in_task(task: rmcp::task_manager::TaskContext, key: String, asked: Asked) {
+    let answer = match task
+        .request_input(key, input_request(&asked.question))
+        .await
+    {
+        Ok(response) => answered_as_json(&asked.question, &response),
+        Err(_) => Err(Unanswered::new(
+            &asked.question,
+            UnansweredReason::Cancelled,
+        )),
+    };
+    let _ = asked.answer.send(answer);
 }
 
 /// `question` as the request of an `input_required` result.
@@ -216,9 +280,21 @@ fn form(question: &Question) -> ElicitRequestParams {
     }
 }
 
-/// The answer in an accepted form's content.
+/// The answer in an accepted form's content: its property of the form's
+/// name, or else its only property of the kind asked (a client that
+/// answers with a form of its own, `{"name": "Ann"}` to a line of text).
 fn answer(question: &Question, content: Option<&Value>) -> Result<Answer, Unanswered> {
-    let given = content.and_then(|content| content.get(property(question)));
+    let of_kind = |value: &&Value| match question {
+        Question::Confirm(_) => value.is_boolean(),
+        Question::Text(_) => value.is_string(),
+    };
+    let given = content.and_then(|content| {
+        let fields = content.as_object()?;
+        fields.get(property(question)).or_else(|| {
+            let mut of_kind = fields.values().filter(of_kind);
+            of_kind.next().filter(|_| of_kind.next().is_none())
+        })
+    });
     match (question, given) {
         (Question::Confirm(_), Some(Value::Bool(yes))) => Ok(Answer::Yes(*yes)),
         (Question::Text(_), Some(Value::String(text))) => Ok(Answer::Text(text.clone())),
@@ -230,5 +306,32 @@ fn answer(question: &Question, content: Option<&Value>) -> Result<Answer, Unansw
                 content.map_or_else(|| "nothing".to_owned(), Value::to_string)
             )),
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::answer;
+    use crate::io::{Answer, Question};
+    use serde_json::json;
+
+    #[test]
+    fn an_answer_is_the_forms_property_or_the_one_of_the_kind_asked() {
+        let text = Question::Text("Your name?".to_owned());
+        let yes = Question::Confirm("Sure?".to_owned());
+        let given = |question: &Question, content| answer(question, Some(&content)).ok();
+        let ann = Some(Answer::Text("Ann".to_owned()));
+        assert_eq!(given(&text, json!({"answer": "Ann"})), ann);
+        // A client's own form: its one text, whatever its name.
+        assert_eq!(given(&text, json!({"name": "Ann", "confirm": true})), ann);
+        assert_eq!(
+            given(&yes, json!({"name": "Ann", "ok": true})),
+            Some(Answer::Yes(true))
+        );
+        // Two texts and no `answer`: which one is meant is unknown.
+        assert_eq!(given(&text, json!({"first": "Ann", "last": "Lee"})), None);
+        // The form's property of another kind is no answer.
+        assert_eq!(given(&yes, json!({"confirm": "sure", "ok": true})), None);
+        assert_eq!(answer(&text, None).ok(), None);
     }
 }

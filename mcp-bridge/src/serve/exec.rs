@@ -62,7 +62,8 @@ pub(crate) struct CommandPolicy {
     pub(crate) serial: bool,
     pub(crate) timeout: Option<Duration>,
     pub(crate) isolate: bool,
-    pub(crate) task: bool,
+    /// `#[mcp(task)]`: whether and when a call becomes a task.
+    pub(crate) task: Option<crate::spec::TaskSupport>,
     /// `#[mcp(output = "...")]`: what the command prints, parsed.
     pub(crate) output: Option<crate::spec::OutputFormat>,
     /// `#[mcp(output = Type)]`: the value its handler returns.
@@ -131,6 +132,23 @@ struct Held {
     _running: RunningGuard,
 }
 
+/// How a job ended: its outcome, and what its handler's panic said, if it
+/// panicked (the outcome then says so too, with exit code 101).
+#[derive(Debug)]
+pub(crate) struct Ran {
+    pub(crate) outcome: CallOutcome,
+    pub(crate) panic: Option<String>,
+}
+
+impl Ran {
+    fn new(outcome: CallOutcome) -> Self {
+        Self {
+            outcome,
+            panic: None,
+        }
+    }
+}
+
 /// Where a call's progress and cancellation come from.
 pub(crate) struct Watch {
     /// Cancelled when the client cancels the request.
@@ -190,7 +208,7 @@ impl Executor {
         job: Job,
         policy: CommandPolicy,
         watch: Watch,
-    ) -> Option<CallOutcome> {
+    ) -> Option<Ran> {
         let slot = Arc::clone(&self.slots)
             .acquire_owned()
             .await
@@ -225,11 +243,10 @@ impl Executor {
         let abort = CancellationToken::new();
         // A question waits until the call is stopped, at the latest; a
         // call no client can be asked for refuses it, saying so.
+        let start_task = asker.as_ref().and_then(super::ask::Asker::task_starter);
         let ask = Some(match asker {
             Some(asker) => asker.blocking(abort.clone()),
-            None => {
-                super::ask::refusing("no client can be asked for this call (it runs as a task)")
-            }
+            None => super::ask::refusing("no client can be asked for this call"),
         });
         #[cfg(unix)]
         let start_capture = move || {
@@ -278,10 +295,11 @@ impl Executor {
                             let capturing = start_capture();
                             let mut out = Bounded::new(limit);
                             let mut err = Bounded::new(limit);
-                            let (code, returned) = {
+                            let ((code, panic), returned) = {
                                 let mut io = Io::new(&mut out, &mut err, true)
                                     .watched(stop, progress)
-                                    .asking(ask);
+                                    .asking(ask)
+                                    .tasking(start_task);
                                 let code = run_caught(&mut io, f);
                                 (code, io.take_structured())
                             };
@@ -289,7 +307,7 @@ impl Executor {
                                 capturing,
                                 outcome(code, out.into_text(), err.into_text()),
                             );
-                            (done, returned)
+                            (done, returned, panic)
                         })
                         .wait()
                         .await
@@ -304,7 +322,7 @@ impl Executor {
                             let _held = held;
                             let capturing = start_capture();
                             let mut returned = None;
-                            let code = {
+                            let (code, panic) = {
                                 let mut sink = std::io::stderr();
                                 let mut nothing = std::io::sink();
                                 let mut io = Io::new(&mut nothing, &mut sink, true);
@@ -318,7 +336,7 @@ impl Executor {
                                 capturing,
                                 outcome(code, String::new(), String::new()),
                             );
-                            (done, returned)
+                            (done, returned, panic)
                         })
                         .wait()
                         .await
@@ -333,15 +351,18 @@ impl Executor {
                             Err(error) => {
                                 let error =
                                     format!("cannot start the command's process: {error}\n");
-                                return (outcome(101, String::new(), error), None);
+                                return (outcome(101, String::new(), error), None, None);
                             }
                         };
-                        tokio::select! {
+                        // A child's panic is its exit code and stderr: what
+                        // a crash of the CLI looks like.
+                        let (done, returned) = tokio::select! {
                             done = child.finish(limit) => done,
                             () = abort.cancelled() => {
                                 (outcome(TIMEOUT_EXIT_CODE, String::new(), String::new()), None)
                             }
-                        }
+                        };
+                        (done, returned, None)
                     })
                     .await
                     .ok()
@@ -354,26 +375,26 @@ impl Executor {
                         let capturing = start_capture();
                         let call = crate::io::asking_in_task(ask, call);
                         let mut task = tokio::spawn(super::logs::in_task(log, call));
-                        let (code, returned) = tokio::select! {
+                        let (code, returned, panic) = tokio::select! {
                             done = &mut task => match done {
-                                Ok(Ended { code, structured }) => (code, structured),
+                                Ok(Ended { code, structured }) => (code, structured, None),
                                 Err(error) if error.is_panic() => {
                                     let message = panic_message(&*error.into_panic());
                                     tracing::error!("command panicked: {message}");
                                     eprintln!("command panicked: {message}");
-                                    (101, None)
+                                    (101, None, Some(message))
                                 }
-                                Err(_) => (101, None),
+                                Err(_) => (101, None, None),
                             },
                             () = abort.cancelled() => {
                                 task.abort();
                                 let _ = task.await;
-                                (TIMEOUT_EXIT_CODE, None)
+                                (TIMEOUT_EXIT_CODE, None, None)
                             }
                         };
                         let done =
                             finish_capture(capturing, outcome(code, String::new(), String::new()));
-                        (done, returned)
+                        (done, returned, panic)
                     })
                     .await
                     .ok()
@@ -390,12 +411,15 @@ impl Executor {
         };
         tokio::select! {
             done = run => Some(match done {
-                Some((done, returned)) => done.with_returned(returned, policy.returns, tool),
-                None => CallOutcome::new(
+                Some((done, returned, panic)) => Ran {
+                    outcome: done.with_returned(returned, policy.returns, tool),
+                    panic,
+                },
+                None => Ran::new(CallOutcome::new(
                     101,
                     String::new(),
                     "the call failed before it could answer\n".to_owned(),
-                ),
+                )),
             }),
             () = cancel.cancelled() => {
                 tracing::info!(tool, "call stopped");
@@ -413,23 +437,23 @@ impl Executor {
                      and its result is not waited for\n",
                     describe(timeout)
                 );
-                Some(CallOutcome::new(TIMEOUT_EXIT_CODE, String::new(), stderr))
+                Some(Ran::new(CallOutcome::new(TIMEOUT_EXIT_CODE, String::new(), stderr)))
             }
         }
     }
 }
 
 /// Runs a synchronous handler, turning a panic into exit code 101 with
-/// its message on the call's stderr.
-fn run_caught(io: &mut Io<'_>, f: impl FnOnce(&mut Io<'_>) -> i32) -> i32 {
+/// its message on the call's stderr; with the message.
+fn run_caught(io: &mut Io<'_>, f: impl FnOnce(&mut Io<'_>) -> i32) -> (i32, Option<String>) {
     match catch_unwind(AssertUnwindSafe(|| f(io))) {
-        Ok(code) => code,
+        Ok(code) => (code, None),
         Err(panic) => {
             let message = panic_message(&*panic);
             tracing::error!("command panicked: {message}");
             let _ =
                 std::io::Write::write_fmt(io.err(), format_args!("command panicked: {message}\n"));
-            101
+            (101, Some(message))
         }
     }
 }

@@ -28,10 +28,11 @@ use rmcp::model::{
     Tool,
 };
 use rmcp::model::{
-    CancelTaskParams, CreateTaskResult, GetTaskParams, GetTaskResult, UpdateTaskParams,
+    CancelTaskParams, ClientCapabilities, CreateTaskResult, GetTaskParams, GetTaskResult,
+    UpdateTaskParams,
 };
 use rmcp::service::{NotificationContext, RequestContext};
-use rmcp::task_manager::{TaskExit, TaskManager, TaskOptions};
+use rmcp::task_manager::{TaskContext, TaskExit, TaskManager, TaskOptions};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
@@ -40,14 +41,14 @@ use crate::error::{ArgError, CallError, RegistryError};
 use crate::handler::{Ended, Handler, IntoHandler, Job};
 use crate::io::{Io, ProgressFn};
 use crate::registry::{Listed, Registry, Resolved, Shown, Surface, ToolMode};
-use crate::spec::{CommandSpec, OutputFormat, ToolSpec};
+use crate::spec::{CommandSpec, OutputFormat, TaskSupport, ToolSpec};
 use crate::traits::McpCommand;
 
 #[cfg(unix)]
 pub(crate) use capture::StdCapture;
 pub(crate) use exec::Limits;
 pub(crate) use exec::Running;
-use exec::{CommandPolicy, Executor, Watch};
+use exec::{CommandPolicy, Executor, Ran, Watch};
 use outbox::Outbox;
 pub(crate) use output::structured as structured_output;
 use requests::malformed_request_error;
@@ -155,7 +156,9 @@ struct Shared {
     draining: std::sync::atomic::AtomicBool,
     /// Every call runs in a child process (`Bridge::isolate_calls`).
     isolate_all: bool,
-    /// Calls of `#[mcp(task)]` commands made tasks (MCP Tasks extension).
+    /// Calls of `#[mcp(task)]` commands made tasks (MCP Tasks extension):
+    /// their state, answers to `tasks/get`, `tasks/update` and
+    /// `tasks/cancel`.
     tasks: TaskManager,
     /// The calls in flight, by session and request id, with what stops
     /// them: only a client's `notifications/cancelled` or the end of the
@@ -167,14 +170,16 @@ struct Shared {
 }
 
 /// A call running past the request that started it: a 2026-07-28
-/// client's call whose handler asks questions, answered in later calls.
+/// client's call whose handler asks questions, answered in later calls,
+/// or a task's.
 struct Followed {
     /// The tool the client called (a group's, in the grouped mode).
     called: String,
     tool: String,
     output: Option<OutputFormat>,
-    call: tokio::task::JoinHandle<Option<CallOutcome>>,
-    asks: tokio::sync::mpsc::UnboundedReceiver<ask::Asked>,
+    task: Option<TaskSupport>,
+    call: tokio::task::JoinHandle<Option<Ran>>,
+    asks: tokio::sync::mpsc::UnboundedReceiver<ask::FromCall>,
     cancel: CancellationToken,
     /// The first request's notifications (progress, logs), sent before
     /// its answer.
@@ -193,6 +198,8 @@ struct Round {
 enum Next {
     Done(Option<CallOutcome>),
     Asked(ask::Asked),
+    /// Its handler made the rest of it a task (`Io::start_task`).
+    Task(std::sync::mpsc::Sender<bool>),
 }
 
 /// What belongs to one client's session: request ids are the client's
@@ -276,7 +283,7 @@ impl BridgeServer {
                 returns: spec.returns.map(run::Returns::new),
             })
             .collect();
-        let tasks = registry.tools().any(|spec| spec.task);
+        let tasks = registry.tools().any(|spec| spec.task.is_some());
         let prompts = registry.tools().any(|spec| !spec.examples.is_empty());
         let values = values::Values::new(registry.tools()).map(Arc::new);
         let info = server_info(registry.root(), tasks, prompts, values.is_some());
@@ -443,50 +450,34 @@ impl BridgeServer {
             },
             false => job,
         };
-        let wants_task = policy.task
-            && context
-                .client_capabilities()
-                .is_some_and(|capabilities| capabilities.supports_tasks());
-        if wants_task {
-            return Ok(self.start_task(tool, job, policy));
-        }
-        if requests::per_request(&context) && ask::can_ask(&context) {
-            // Its questions are answers to this request, the call goes on
-            // past it.
-            let cancel = CancellationToken::new();
-            let (asks, asked) = tokio::sync::mpsc::unbounded_channel();
-            // Progress goes to this request until the first question
-            // answers it; then it stops (no request is left to report to).
-            let (outbox, progress, log) = call_notifications(&self.session, &tool, &context);
-            let live = Arc::new(std::sync::atomic::AtomicBool::new(true));
-            let progress = progress.map(|progress| {
-                let live = Arc::clone(&live);
-                Arc::new(move |done, total, message| {
-                    if live.load(std::sync::atomic::Ordering::SeqCst) {
-                        progress(done, total, message);
-                    }
-                }) as ProgressFn
-            });
-            let watch = Watch {
-                cancel: cancel.clone(),
-                progress,
-                log,
-                asker: Some(ask::Asker::in_rounds(asks)),
-            };
-            let server = Arc::clone(&self.shared);
-            let name = tool.clone();
-            let call =
-                tokio::spawn(async move { server.exec.run(&name, job, policy, watch).await });
-            let followed = Followed {
-                called: called.to_owned(),
+        let supports_tasks = context
+            .client_capabilities()
+            .is_some_and(|capabilities| capabilities.supports_tasks());
+        if policy.task == Some(TaskSupport::Required) && !supports_tasks {
+            tracing::debug!(
                 tool,
-                output: policy.output,
-                call,
-                asks: asked,
-                cancel,
-                outbox,
-                live,
-            };
+                "refused: a task, for a client without the Tasks extension"
+            );
+            return Err(ErrorData::missing_required_client_capability(
+                ClientCapabilities::builder().enable_tasks().build(),
+            ));
+        }
+        let task_now = supports_tasks
+            && matches!(
+                policy.task,
+                Some(TaskSupport::Optional | TaskSupport::Required)
+            );
+        if task_now {
+            let followed = self.spawn_followed(called, tool, job, policy, &context, false);
+            return Ok(self.make_task(followed));
+        }
+        let per_request = requests::per_request(&context);
+        let task_later =
+            per_request && supports_tasks && policy.task == Some(TaskSupport::Deferred);
+        if per_request && (ask::can_ask(&context) || task_later) {
+            // Its questions are answers to this request, the call goes on
+            // past it (and may become a task).
+            let followed = self.spawn_followed(called, tool, job, policy, &context, true);
             return self.follow(followed, &context).await;
         }
         let cancel = CancellationToken::new();
@@ -508,15 +499,68 @@ impl BridgeServer {
             outbox.flush().await;
         }
         match outcome {
-            Some(outcome) => Ok(with_output(outcome, policy.output, &tool).into()),
+            Some(ran) => Ok(with_output(ran.outcome, policy.output, &tool).into()),
             // Cancelled: rmcp sends no answer for it.
             None => Err(ErrorData::internal_error("the call was cancelled", None)),
         }
     }
 
-    /// Waits for a followed call's next step: its result, or its next
+    /// Starts a call that runs past its request: its questions go to
+    /// whoever follows it ([`follow`](Self::follow), or its task), and so
+    /// does its handler's `Io::start_task`. With `notify`, progress and
+    /// logs go to the request until it is answered.
+    fn spawn_followed(
+        &self,
+        called: &str,
+        tool: String,
+        job: Job,
+        policy: CommandPolicy,
+        context: &RequestContext<RoleServer>,
+        notify: bool,
+    ) -> Followed {
+        let cancel = CancellationToken::new();
+        let (asks, asked) = tokio::sync::mpsc::unbounded_channel();
+        // Progress goes to this request until the first question answers
+        // it; then it stops (no request is left to report to).
+        let (outbox, progress, log) = match notify {
+            true => call_notifications(&self.session, &tool, context),
+            false => (None, None, None),
+        };
+        let live = Arc::new(std::sync::atomic::AtomicBool::new(true));
+        let progress = progress.map(|progress| {
+            let live = Arc::clone(&live);
+            Arc::new(move |done, total, message| {
+                if live.load(std::sync::atomic::Ordering::SeqCst) {
+                    progress(done, total, message);
+                }
+            }) as ProgressFn
+        });
+        let watch = Watch {
+            cancel: cancel.clone(),
+            progress,
+            log,
+            asker: Some(ask::Asker::in_rounds(asks, context)),
+        };
+        let server = Arc::clone(&self.shared);
+        let name = tool.clone();
+        let call = tokio::spawn(async move { server.exec.run(&name, job, policy, watch).await });
+        Followed {
+            called: called.to_owned(),
+            tool,
+            output: policy.output,
+            task: policy.task,
+            call,
+            asks: asked,
+            cancel,
+            outbox,
+            live,
+        }
+    }
+
+    /// Waits for a followed call's next step: its result, its next
     /// question as an `input_required` result (the call waits for the
-    /// request that answers it). Cancelling this request stops the call.
+    /// request that answers it), or the task its handler made of it.
+    /// Cancelling this request stops the call.
     async fn follow(
         &self,
         mut followed: Followed,
@@ -528,18 +572,35 @@ impl BridgeServer {
             in_flight.insert(key.clone(), followed.cancel.clone());
         }
         let _in_flight = InFlight { shared, id: key };
-        let next = tokio::select! {
-            done = &mut followed.call => Next::Done(match done {
-                Ok(outcome) => outcome,
-                Err(_) => Some(CallOutcome::new(
-                    101,
-                    String::new(),
-                    "the call failed before it could answer\n".to_owned(),
-                )),
-            }),
-            Some(asked) = followed.asks.recv() => Next::Asked(asked),
+        // A task needs a command that may be one and a client that can
+        // follow it (one that speaks 2026-07-28: the task's questions are
+        // answered through it).
+        let may_be_task = followed.task.is_some()
+            && requests::per_request(context)
+            && context
+                .client_capabilities()
+                .is_some_and(|capabilities| capabilities.supports_tasks());
+        let next = loop {
+            break tokio::select! {
+                done = &mut followed.call => Next::Done(match done {
+                    Ok(ran) => ran.map(|ran| ran.outcome),
+                    Err(_) => Some(CallOutcome::new(
+                        101,
+                        String::new(),
+                        "the call failed before it could answer\n".to_owned(),
+                    )),
+                }),
+                Some(from_call) = followed.asks.recv() => match from_call {
+                    ask::FromCall::Asked(asked) => Next::Asked(asked),
+                    ask::FromCall::StartTask(started) if may_be_task => Next::Task(started),
+                    ask::FromCall::StartTask(started) => {
+                        let _ = started.send(false);
+                        continue;
+                    }
+                },
+            };
         };
-        if let Next::Asked(_) = next {
+        if let Next::Asked(_) | Next::Task(_) = next {
             followed
                 .live
                 .store(false, std::sync::atomic::Ordering::SeqCst);
@@ -555,6 +616,11 @@ impl BridgeServer {
             }
             // Cancelled: rmcp sends no answer for it.
             Next::Done(None) => Err(ErrorData::internal_error("the call was cancelled", None)),
+            Next::Task(started) => {
+                let task = self.make_task(followed);
+                let _ = started.send(true);
+                Ok(task)
+            }
             Next::Asked(asked) => {
                 let requests = std::collections::BTreeMap::from([(
                     ask::QUESTION_KEY.to_owned(),
@@ -660,40 +726,17 @@ impl BridgeServer {
         self.configure(|shared| shared.exec.capture_with(capture))
     }
 
-    /// Runs a call as a task of the MCP Tasks extension: answered at once
-    /// with the task, which the client polls with `tasks/get` and may stop
-    /// with `tasks/cancel`.
-    fn start_task(&self, tool: String, job: Job, policy: CommandPolicy) -> CallToolResponse {
-        let shared = Arc::clone(&self.shared);
-        let task = self
-            .shared
-            .tasks
-            .spawn(TaskOptions::default(), move |context| {
-                Box::pin(async move {
-                    let cancel = CancellationToken::new();
-                    let watch = Watch {
-                        cancel: cancel.clone(),
-                        progress: None,
-                        log: None,
-                        asker: None,
-                    };
-                    let run = shared.exec.run(&tool, job, policy, watch);
-                    tokio::pin!(run);
-                    let outcome = tokio::select! {
-                        outcome = &mut run => outcome,
-                        () = context.cancelled() => {
-                            // Stopped as a cancelled call is, then settled.
-                            cancel.cancel();
-                            let _ = run.await;
-                            None
-                        }
-                    };
-                    match outcome {
-                        Some(outcome) => Ok(with_output(outcome, policy.output, &tool)),
-                        None => Err(TaskExit::Cancelled),
-                    }
-                })
-            });
+    /// Makes the rest of a followed call a task of the MCP Tasks
+    /// extension: the answer to the request at hand, which the client
+    /// polls with `tasks/get` (its questions in it, answered with
+    /// `tasks/update`) and may stop with `tasks/cancel`.
+    fn make_task(&self, followed: Followed) -> CallToolResponse {
+        followed
+            .live
+            .store(false, std::sync::atomic::Ordering::SeqCst);
+        let task = self.shared.tasks.spawn(TaskOptions::default(), |task| {
+            Box::pin(run_as_task(followed, task))
+        });
         CallToolResponse::Task(CreateTaskResult::new(task))
     }
 
@@ -748,7 +791,7 @@ impl BridgeServer {
     }
 
     /// Stops every call in flight, as a client's cancellation would (the
-    /// shutdown grace period is over).
+    /// shutdown grace period is over), tasks' calls too.
     pub(crate) fn stop_calls(&self) {
         if let Ok(in_flight) = self.shared.in_flight.lock() {
             for token in in_flight.values() {
@@ -756,6 +799,7 @@ impl BridgeServer {
             }
         }
         self.shared.stop_rounds();
+        self.shared.tasks.shutdown();
     }
 
     /// The tool definitions exactly as `tools/list` returns them (with
@@ -992,6 +1036,62 @@ fn with_output(outcome: CallOutcome, output: Option<OutputFormat>, tool: &str) -
         result.structured_content = parsed;
     }
     result
+}
+
+/// A followed call as a task, from its start or from its handler's
+/// `Io::start_task`: each question put in the task under a key of its own
+/// (several may wait at once), `tasks/cancel` stopping the call (the task
+/// then ends `cancelled`), a panic ending it `failed`: a command that
+/// failed is a result (`completed`, `isError`), a handler that broke is
+/// none.
+async fn run_as_task(
+    mut followed: Followed,
+    task: TaskContext,
+) -> Result<CallToolResult, TaskExit> {
+    // Dropped (the task outlived its TTL, the server stopped): the call
+    // stops too.
+    let _stop = followed.cancel.clone().drop_guard();
+    let mut asked = 0u32;
+    let done = loop {
+        tokio::select! {
+            done = &mut followed.call => break done,
+            Some(from_call) = followed.asks.recv() => match from_call {
+                ask::FromCall::Asked(question) => {
+                    asked += 1;
+                    let key = format!("{}-{asked}", ask::QUESTION_KEY);
+                    tokio::spawn(ask::ask_in_task(task.clone(), key, question));
+                }
+                // Already one.
+                ask::FromCall::StartTask(started) => {
+                    let _ = started.send(true);
+                }
+            },
+            () = task.cancelled() => {
+                // Stopped as a cancelled call is, then settled.
+                followed.cancel.cancel();
+                let _ = (&mut followed.call).await;
+                return Err(TaskExit::Cancelled);
+            }
+        }
+    };
+    match done {
+        Ok(Some(Ran {
+            panic: Some(message),
+            ..
+        })) => Err(TaskExit::Error(ErrorData::internal_error(
+            format!("tool `{}`: the command panicked: {message}", followed.tool),
+            None,
+        ))),
+        Ok(Some(ran)) => Ok(with_output(ran.outcome, followed.output, &followed.tool)),
+        Ok(None) => Err(TaskExit::Cancelled),
+        Err(_) => Err(TaskExit::Error(ErrorData::internal_error(
+            format!(
+                "tool `{}`: the call failed before it could answer",
+                followed.tool
+            ),
+            None,
+        ))),
+    }
 }
 
 /// How long the first `tools/list` waits for fetched values.

@@ -45,7 +45,9 @@ pub(crate) fn undeclared_method(method: &str, capability: &str) -> ErrorData {
     )
 }
 
-/// The MCP methods a client may send to a server.
+/// The MCP methods a client may send to a server (`tasks/list` and
+/// `tasks/result` are not: the Tasks extension dropped them, a task's
+/// result comes with `tasks/get`).
 const STANDARD_METHODS: &[&str] = &[
     "initialize",
     "ping",
@@ -62,8 +64,7 @@ const STANDARD_METHODS: &[&str] = &[
     "completion/complete",
     "logging/setLevel",
     "tasks/get",
-    "tasks/list",
-    "tasks/result",
+    "tasks/update",
     "tasks/cancel",
 ];
 
@@ -103,4 +104,20 @@ pub(crate) fn malformed_request_error(
         "params do not match the request".to_owned()
     };
     ErrorData::invalid_params(format!("{method}: {detail}"), None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::malformed_request_error;
+    use rmcp::model::ErrorCode;
+
+    #[test]
+    fn the_task_methods_the_extension_dropped_are_unknown() {
+        for method in ["tasks/list", "tasks/result", "no/such"] {
+            let error = malformed_request_error(method, None, true);
+            assert_eq!(error.code, ErrorCode::METHOD_NOT_FOUND, "{method}");
+        }
+        let error = malformed_request_error("tasks/get", Some(&serde_json::json!([])), true);
+        assert_eq!(error.code, ErrorCode::INVALID_PARAMS);
+    }
 }

@@ -67,8 +67,9 @@ pub struct McpAttrs {
     /// `#[mcp(isolate)]`: calls run in a child process.
     pub isolate: bool,
     /// `#[mcp(task)]`: long-running; a client that supports the MCP Tasks
-    /// extension gets a task to poll.
-    pub task: bool,
+    /// extension gets a task to poll (when: [`TaskSupport`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub task: Option<TaskSupport>,
     /// `#[mcp(title = "...")]`: the tool's human-readable title.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
@@ -106,6 +107,29 @@ pub struct McpAttrs {
     /// arguments as JSON text.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub examples: Vec<String>,
+}
+
+/// Which calls of a command are tasks of the MCP Tasks extension
+/// (`#[mcp(task)]`): answered at once with a task the client polls with
+/// `tasks/get` for the result (and answers the command's questions
+/// through, with `tasks/update`) and may stop with `tasks/cancel`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+#[non_exhaustive]
+pub enum TaskSupport {
+    /// `#[mcp(task)]`: a task from its start when the client supports the
+    /// Tasks extension; an ordinary call otherwise.
+    Optional,
+    /// `#[mcp(task = "required")]`: always a task; a client that does not
+    /// support the Tasks extension is refused with MCP's missing client
+    /// capability error (`-32021`), naming the extension.
+    Required,
+    /// `#[mcp(task = "deferred")]`: an ordinary call (its questions asked
+    /// the ordinary way) until its handler calls
+    /// [`Io::start_task`](crate::Io::start_task); a task from there when
+    /// the client supports the Tasks extension and speaks protocol
+    /// 2026-07-28 or later.
+    Deferred,
 }
 
 /// What a command prints, parsed into a call's `structuredContent` by
@@ -375,8 +399,8 @@ impl CommandSpec {
         if layer.mcp_isolate {
             self.mcp.isolate = true;
         }
-        if layer.mcp_task {
-            self.mcp.task = true;
+        if let Some(task) = layer.mcp_task {
+            self.mcp.task = Some(task);
         }
         if let Some(title) = layer.mcp_title {
             self.mcp.title = Some(title.to_owned());
@@ -426,7 +450,7 @@ pub struct CommandLayer {
     pub mcp_serial: bool,
     pub mcp_timeout: Option<std::time::Duration>,
     pub mcp_isolate: bool,
-    pub mcp_task: bool,
+    pub mcp_task: Option<TaskSupport>,
     pub mcp_title: Option<&'static str>,
     pub mcp_icon: Option<&'static str>,
     pub mcp_prefix: Option<&'static str>,
@@ -452,7 +476,7 @@ impl CommandLayer {
         mcp_serial: false,
         mcp_timeout: None,
         mcp_isolate: false,
-        mcp_task: false,
+        mcp_task: None,
         mcp_title: None,
         mcp_icon: None,
         mcp_prefix: None,
@@ -531,9 +555,10 @@ pub struct ToolSpec {
     /// `#[mcp(isolate)]`: calls run in a child process.
     #[serde(skip)]
     pub isolate: bool,
-    /// `#[mcp(task)]`: a call may become a task (MCP Tasks extension).
+    /// `#[mcp(task)]`: a call may become a task (MCP Tasks extension),
+    /// and when.
     #[serde(skip)]
-    pub task: bool,
+    pub task: Option<TaskSupport>,
     /// `#[mcp(title = "...")]`: the tool's human-readable title.
     pub title: Option<String>,
     /// `#[mcp(icon = "...")]` of the command or its nearest ancestor

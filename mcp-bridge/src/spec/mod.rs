@@ -19,7 +19,7 @@ pub(crate) mod value;
 
 pub use command::{
     CommandLayer, CommandSpec, DocExample, DocOutcome, FixedValue, GroupSpec, McpAttrs,
-    OutputFormat, OutputType, ToolHints, ToolSpec,
+    OutputFormat, OutputType, TaskSupport, ToolHints, ToolSpec,
 };
 pub(crate) use command::{Pinned, Renamed};
 pub use param::{ParamAction, ParamKind, ParamRelations, ParamSpec};

@@ -32,9 +32,46 @@ enum Command {
     /// Log three messages at info level, 50 ms apart
     #[mcp(name = "test_tool_with_logging")]
     WithLogging,
-    /// Sleep a little, as a task when the client supports tasks
-    #[mcp(name = "test_tool_with_task", task)]
+    /// Ask for the user's name, then go on as a task (when the client
+    /// supports tasks) and greet them
+    #[mcp(name = "test_tool_with_task", task = "deferred")]
     WithTask,
+    /// Greet someone
+    #[mcp(name = "greet")]
+    Greet {
+        /// Who
+        #[arg(long)]
+        name: String,
+    },
+    /// Sleep a number of seconds (as a task when the client supports
+    /// tasks), stopping when cancelled
+    #[mcp(name = "slow_compute", task)]
+    SlowCompute {
+        /// How long
+        #[arg(long)]
+        seconds: u64,
+        /// What to call the result
+        #[arg(long, default_value = "")]
+        label: String,
+    },
+    /// Fail after a second, always as a task
+    #[mcp(name = "failing_job", task = "required")]
+    FailingJob,
+    /// Panic, as a task when the client supports tasks
+    #[mcp(name = "protocol_error_job", task)]
+    ProtocolErrorJob,
+    /// Ask whether to delete a file (as a task when the client supports
+    /// tasks)
+    #[mcp(name = "confirm_delete", task)]
+    ConfirmDelete {
+        /// The file
+        #[arg(long)]
+        filename: String,
+    },
+    /// Ask two questions at once (as a task when the client supports
+    /// tasks)
+    #[mcp(name = "multi_input", task)]
+    MultiInput,
     /// Ask the user a question (an elicitation), and say the answer
     // Its example makes it a prompt too, so the server declares prompts
     // (the suite lists them, and checks the declaration).
@@ -99,8 +136,54 @@ fn run(cli: Cli, io: &mut Io) -> ExitCode {
         }
         Command::RegionHeader { region } => write!(io.out(), "region: {region}"),
         Command::WithTask => {
-            std::thread::sleep(Duration::from_millis(200));
-            write!(io.out(), "task done")
+            let name = match io.prompt("What is your name?") {
+                Ok(name) => name,
+                Err(unanswered) => return fail(io, &unanswered),
+            };
+            let task = io.start_task();
+            pause();
+            write!(io.out(), "Hello, {name}!").and_then(|()| match task {
+                true => write!(io.out(), " (from a task)"),
+                false => Ok(()),
+            })
+        }
+        Command::Greet { name } => write!(io.out(), "Hello, {name}!"),
+        Command::SlowCompute { seconds, label } => {
+            let until = std::time::Instant::now() + Duration::from_secs(seconds);
+            while std::time::Instant::now() < until {
+                if io.cancelled() {
+                    return ExitCode::FAILURE;
+                }
+                pause();
+            }
+            write!(io.out(), "computed {label} in {seconds}s")
+        }
+        Command::FailingJob => {
+            std::thread::sleep(Duration::from_secs(1));
+            let _ = write!(io.err(), "the job failed, as it always does");
+            return ExitCode::FAILURE;
+        }
+        Command::ProtocolErrorJob => panic!("the job broke, as it always does"),
+        Command::ConfirmDelete { filename } => match io.confirm(&format!("Delete {filename}?")) {
+            Ok(true) => write!(io.out(), "deleted {filename}"),
+            Ok(false) => write!(io.out(), "kept {filename}"),
+            Err(unanswered) => return fail(io, &unanswered),
+        },
+        // Each question from a thread of its own: both wait at once.
+        Command::MultiInput => {
+            let asker = io.asker();
+            let (name, sure) = std::thread::scope(|scope| {
+                let name = scope.spawn(|| asker.prompt("What is your name?"));
+                let sure = scope.spawn(|| asker.confirm("Go ahead?"));
+                (name.join(), sure.join())
+            });
+            match (name, sure) {
+                (Ok(Ok(name)), Ok(Ok(sure))) => write!(io.out(), "{name} said {sure}"),
+                (Ok(Err(unanswered)), _) | (_, Ok(Err(unanswered))) => {
+                    return fail(io, &unanswered)
+                }
+                _ => return ExitCode::FAILURE,
+            }
         }
         // The suite's client answers with fields of its own choosing: the
         // answer it gives to the one-field form is reported as it is.
@@ -117,6 +200,12 @@ fn run(cli: Cli, io: &mut Io) -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(_) => ExitCode::FAILURE,
     }
+}
+
+/// A question that got no answer, as the call's error.
+fn fail(io: &mut Io, unanswered: &mcp_bridge::Unanswered) -> ExitCode {
+    let _ = write!(io.err(), "{unanswered}");
+    ExitCode::FAILURE
 }
 
 fn main() -> ExitCode {

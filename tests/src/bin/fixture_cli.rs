@@ -157,6 +157,24 @@ enum Command {
         /// The account
         account: String,
     },
+    /// Ask for a name and a yes, both at once with an `Io` handler (each
+    /// from a thread of its own); a task for clients that support tasks
+    #[mcp(task)]
+    Survey,
+    /// Panic, as a task for clients that support tasks
+    #[mcp(task)]
+    Break,
+    /// Ask where to deploy, then go on as a task (for clients that
+    /// support tasks; with an `Io` handler)
+    #[mcp(task = "deferred")]
+    Deploy,
+    /// Sleep, then print `batched`: always a task
+    #[mcp(task = "required")]
+    Batch {
+        /// How long, in milliseconds
+        #[arg(long, default_value_t = 100)]
+        ms: u64,
+    },
 }
 
 fn went_ahead(yes: bool) -> &'static str {
@@ -279,6 +297,33 @@ fn run_io(cli: Cli, io: &mut Io) -> Result<Option<Output>, String> {
             };
             writeln!(io.out(), "{said}").map_err(text)?;
         }
+        Command::Survey => {
+            let asker = io.asker();
+            let (name, yes) = std::thread::scope(|scope| {
+                let name = scope.spawn(|| asker.prompt("Your name?"));
+                let yes = scope.spawn(|| asker.confirm("Really go ahead?"));
+                (name.join(), yes.join())
+            });
+            let name = name
+                .map_err(|_| "asking panicked")?
+                .map_err(|e| e.to_string())?;
+            let yes = yes
+                .map_err(|_| "asking panicked")?
+                .map_err(|e| e.to_string())?;
+            writeln!(io.out(), "{name}: {}", went_ahead(yes)).map_err(text)?;
+        }
+        Command::Batch { ms } => {
+            std::thread::sleep(Duration::from_millis(ms));
+            writeln!(io.out(), "batched").map_err(text)?;
+        }
+        Command::Deploy => {
+            let place = io.prompt("Where to?").map_err(|e| e.to_string())?;
+            let task = io.start_task();
+            writeln!(io.out(), "deploying to {place} (a task: {task})").map_err(text)?;
+            // Asked in the task, when it is one.
+            let yes = io.confirm("Really go ahead?").map_err(|e| e.to_string())?;
+            writeln!(io.out(), "{}", went_ahead(yes)).map_err(text)?;
+        }
         other => return run_plain(Cli { command: other }),
     }
     Ok(None)
@@ -371,8 +416,21 @@ fn run_plain(cli: Cli) -> Result<Option<Output>, String> {
                 println!("{}", went_ahead(yes));
             }
         },
+        Command::Survey => {
+            let name = mcp_bridge::prompt("Your name?").map_err(|e| e.to_string())?;
+            let yes = mcp_bridge::confirm("Really go ahead?").map_err(|e| e.to_string())?;
+            println!("{name}: {}", went_ahead(yes));
+        }
+        Command::Break => panic!("deliberate crash in a task"),
+        Command::Batch { ms } => {
+            std::thread::sleep(Duration::from_millis(ms));
+            println!("batched");
+        }
         Command::Fail => return Err("the command failed on purpose".into()),
-        Command::Progress { .. } | Command::Exclusive { .. } | Command::Hurry { .. } => {
+        Command::Progress { .. }
+        | Command::Exclusive { .. }
+        | Command::Hurry { .. }
+        | Command::Deploy => {
             println!("served with an Io handler only")
         }
         Command::Measure { .. }
