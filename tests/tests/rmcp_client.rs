@@ -33,14 +33,30 @@ mod http_stateless {
     include!("common/rmcp_suite.rs");
 }
 
+/// The configuration of a client named `name` that can ask its user
+/// (elicitation), speaking `version` if given.
+fn eliciting(
+    name: &str,
+    version: Option<&rmcp::model::ProtocolVersion>,
+) -> rmcp::model::ClientConfig {
+    use rmcp::model::{ClientCapabilities, ClientConfig, ElicitationCapability, Implementation};
+    let mut capabilities = ClientCapabilities::default();
+    capabilities.elicitation = Some(ElicitationCapability::new());
+    let config = ClientConfig::new(capabilities, Implementation::new(name, "0.0.1"));
+    match version {
+        Some(version) => config.with_protocol_version(version.clone()),
+        None => config,
+    }
+}
+
 /// A client that can ask its user: taskctl's `task remove` of a task that
 /// is not done asks (an elicitation), and this user says yes.
 mod asking {
     use std::sync::{Arc, Mutex};
 
     use rmcp::model::{
-        CallToolRequestParams, ClientCapabilities, ClientConfig, ElicitRequestParams, ElicitResult,
-        ElicitationAction, ElicitationCapability, Implementation, ProtocolVersion,
+        CallToolRequestParams, ClientConfig, ElicitRequestParams, ElicitResult, ElicitationAction,
+        ProtocolVersion,
     };
     use rmcp::service::{RequestContext, RunningService};
     use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
@@ -57,13 +73,7 @@ mod asking {
 
     impl ClientHandler for SaysYes {
         fn get_info(&self) -> ClientConfig {
-            let mut capabilities = ClientCapabilities::default();
-            capabilities.elicitation = Some(ElicitationCapability::new());
-            let config = ClientConfig::new(capabilities, Implementation::new("says-yes", "0.0.1"));
-            match &self.version {
-                Some(version) => config.with_protocol_version(version.clone()),
-                None => config,
-            }
+            crate::eliciting("says-yes", self.version.as_ref())
         }
 
         async fn create_elicitation(
@@ -590,7 +600,7 @@ mod prompting {
 
     use rmcp::model::{
         CallToolRequestParams, ClientCapabilities, ClientConfig, ElicitRequestParams, ElicitResult,
-        ElicitationCapability, Implementation, ProtocolVersion,
+        Implementation, ProtocolVersion,
     };
     use rmcp::service::RequestContext;
     use rmcp::{ClientHandler, ClientLifecycleMode, ErrorData, RoleClient};
@@ -619,13 +629,7 @@ mod prompting {
 
     impl ClientHandler for Replies {
         fn get_info(&self) -> ClientConfig {
-            let mut capabilities = ClientCapabilities::default();
-            capabilities.elicitation = Some(ElicitationCapability::new());
-            let config = ClientConfig::new(capabilities, Implementation::new("replies", "0.0.1"));
-            match &self.version {
-                Some(version) => config.with_protocol_version(version.clone()),
-                None => config,
-            }
+            crate::eliciting("replies", self.version.as_ref())
         }
 
         async fn create_elicitation(
