@@ -57,7 +57,18 @@ impl Client {
         home: &Path,
         project: &Path,
     ) -> Result<PathBuf, String> {
-        let config = config_dir(home);
+        self.config_path_on(&Platform::current(), scope, home, project)
+    }
+
+    /// [`config_path`](Self::config_path) on `platform`.
+    fn config_path_on(
+        self,
+        platform: &Platform,
+        scope: Scope,
+        home: &Path,
+        project: &Path,
+    ) -> Result<PathBuf, String> {
+        let config = platform.config_dir(home);
         let path = match (self, scope) {
             (Client::ClaudeDesktop, Scope::User) => {
                 config.join("Claude/claude_desktop_config.json")
@@ -68,7 +79,7 @@ impl Client {
             (Client::Cursor, Scope::Project) => project.join(".cursor/mcp.json"),
             (Client::Vscode, Scope::User) => config.join(vscode_user_dir()).join("mcp.json"),
             (Client::Vscode, Scope::Project) => project.join(".vscode/mcp.json"),
-            (Client::Zed, Scope::User) => zed_dir(home).join("settings.json"),
+            (Client::Zed, Scope::User) => platform.zed_dir(home).join("settings.json"),
             (Client::Zed, Scope::Project) => project.join(".zed/settings.json"),
             (Client::ClaudeDesktop, Scope::Project) => {
                 return Err("Claude Desktop has no project configuration; use --scope user".into())
@@ -103,36 +114,71 @@ impl Client {
     }
 }
 
-/// Where per-user configuration lives (`~/.config`, `~/Library/Application
-/// Support`, `%APPDATA%`).
-fn config_dir(home: &Path) -> PathBuf {
-    if cfg!(target_os = "macos") {
-        home.join("Library/Application Support")
-    } else if cfg!(windows) {
-        std::env::var_os("APPDATA")
-            .map(PathBuf::from)
-            .unwrap_or_else(|| home.join("AppData/Roaming"))
-    } else {
-        std::env::var_os("XDG_CONFIG_HOME")
-            .map(PathBuf::from)
-            .filter(|dir| dir.is_absolute())
-            .unwrap_or_else(|| home.join(".config"))
+/// The operating system, and the variables that move its configuration
+/// directory: what the clients' files depend on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Platform {
+    os: Os,
+    /// `%APPDATA%` (Windows).
+    appdata: Option<PathBuf>,
+    /// `$XDG_CONFIG_HOME` (Linux and the other Unixes).
+    xdg_config_home: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Os {
+    Macos,
+    Windows,
+    /// Linux and the other Unixes (the XDG directories).
+    Other,
+}
+
+impl Platform {
+    /// This machine.
+    fn current() -> Self {
+        Self {
+            os: if cfg!(target_os = "macos") {
+                Os::Macos
+            } else if cfg!(windows) {
+                Os::Windows
+            } else {
+                Os::Other
+            },
+            appdata: std::env::var_os("APPDATA").map(PathBuf::from),
+            xdg_config_home: std::env::var_os("XDG_CONFIG_HOME").map(PathBuf::from),
+        }
+    }
+
+    /// Where per-user configuration lives (`~/Library/Application
+    /// Support`, `%APPDATA%`, `$XDG_CONFIG_HOME` or `~/.config`).
+    fn config_dir(&self, home: &Path) -> PathBuf {
+        match self.os {
+            Os::Macos => home.join("Library/Application Support"),
+            Os::Windows => self
+                .appdata
+                .clone()
+                .unwrap_or_else(|| home.join("AppData/Roaming")),
+            Os::Other => self
+                .xdg_config_home
+                .clone()
+                .filter(|dir| dir.is_absolute())
+                .unwrap_or_else(|| home.join(".config")),
+        }
+    }
+
+    /// Zed's directory: `%APPDATA%\Zed` on Windows, `~/.config/zed` on
+    /// macOS too.
+    fn zed_dir(&self, home: &Path) -> PathBuf {
+        match self.os {
+            Os::Windows => self.config_dir(home).join("Zed"),
+            Os::Macos => home.join(".config/zed"),
+            Os::Other => self.config_dir(home).join("zed"),
+        }
     }
 }
 
 fn vscode_user_dir() -> &'static str {
     "Code/User"
-}
-
-/// Zed reads `~/.config/zed` on macOS too.
-fn zed_dir(home: &Path) -> PathBuf {
-    if cfg!(windows) {
-        config_dir(home).join("Zed")
-    } else if cfg!(target_os = "macos") {
-        home.join(".config/zed")
-    } else {
-        config_dir(home).join("zed")
-    }
 }
 
 /// The server a client starts.
@@ -339,6 +385,99 @@ fn pretty(value: &Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Each client's user file on each system, as its documentation gives
+    /// it; project files are the same everywhere.
+    #[test]
+    fn config_paths_on_each_system() {
+        let home = Path::new("/home/ann");
+        let project = Path::new("/work/app");
+        let on = |os, appdata: Option<&str>, xdg: Option<&str>| Platform {
+            os,
+            appdata: appdata.map(PathBuf::from),
+            xdg_config_home: xdg.map(PathBuf::from),
+        };
+        let user = |platform: &Platform, client: Client| {
+            client
+                .config_path_on(platform, Scope::User, home, project)
+                .unwrap()
+        };
+        let mac = on(Os::Macos, None, None);
+        let support = "/home/ann/Library/Application Support";
+        assert_eq!(
+            user(&mac, Client::ClaudeDesktop),
+            Path::new(support).join("Claude/claude_desktop_config.json")
+        );
+        assert_eq!(
+            user(&mac, Client::Vscode),
+            Path::new(support).join("Code/User/mcp.json")
+        );
+        assert_eq!(
+            user(&mac, Client::Zed),
+            home.join(".config/zed/settings.json")
+        );
+        let windows = on(Os::Windows, Some("C:/Users/ann/AppData/Roaming"), None);
+        let roaming = Path::new("C:/Users/ann/AppData/Roaming");
+        assert_eq!(
+            user(&windows, Client::ClaudeDesktop),
+            roaming.join("Claude/claude_desktop_config.json")
+        );
+        assert_eq!(
+            user(&windows, Client::Vscode),
+            roaming.join("Code/User/mcp.json")
+        );
+        assert_eq!(
+            user(&windows, Client::Zed),
+            roaming.join("Zed/settings.json")
+        );
+        let no_appdata = on(Os::Windows, None, None);
+        assert_eq!(
+            user(&no_appdata, Client::Zed),
+            home.join("AppData/Roaming/Zed/settings.json")
+        );
+        let linux = on(Os::Other, None, Some("/xdg"));
+        assert_eq!(
+            user(&linux, Client::ClaudeDesktop),
+            Path::new("/xdg/Claude/claude_desktop_config.json")
+        );
+        assert_eq!(
+            user(&linux, Client::Zed),
+            Path::new("/xdg/zed/settings.json")
+        );
+        // A relative XDG_CONFIG_HOME is ignored, as the XDG spec says.
+        let relative = on(Os::Other, None, Some("xdg"));
+        assert_eq!(
+            user(&relative, Client::Vscode),
+            home.join(".config/Code/User/mcp.json")
+        );
+        for platform in [&mac, &windows, &linux] {
+            assert_eq!(
+                user(platform, Client::ClaudeCode),
+                home.join(".claude.json")
+            );
+            assert_eq!(
+                user(platform, Client::Cursor),
+                home.join(".cursor/mcp.json")
+            );
+            let project_file = |client: Client| {
+                client
+                    .config_path_on(platform, Scope::Project, home, project)
+                    .unwrap()
+            };
+            assert_eq!(project_file(Client::ClaudeCode), project.join(".mcp.json"));
+            assert_eq!(
+                project_file(Client::Vscode),
+                project.join(".vscode/mcp.json")
+            );
+            assert_eq!(
+                project_file(Client::Zed),
+                project.join(".zed/settings.json")
+            );
+            assert!(Client::ClaudeDesktop
+                .config_path_on(platform, Scope::Project, home, project)
+                .is_err());
+        }
+    }
 
     fn server() -> ServerEntry {
         ServerEntry {
