@@ -29,6 +29,13 @@ async def grouped(client: Any) -> None:
     ok(names == ["taskctl_task", "taskctl_stats"], "one tool per top-level command", str(names))
     schema = tools[0].input_schema
     ok(schema["properties"]["command"]["enum"] == ["add", "list", "done", "remove"], "commands listed", json.dumps(schema))
+    hints = tools[0].annotations
+    ok(
+        hints is not None and hints.open_world_hint is False and hints.read_only_hint is None,
+        "a group's annotations hold for all its commands (none reaches beyond the machine, some write)",
+        repr(hints),
+    )
+    ok(tools[1].title == "Task counts", "a group running its own command has that command's title", repr(tools[1].title))
     added = await client.call_tool("taskctl_task", {"command": "add", "arguments": {"title": "from python"}})
     ok(not added.is_error and text(added) == "added task #1: from python\n", "a command runs through its group", text(added))
     listed = await client.call_tool("taskctl_task", {"command": "ls"})
@@ -49,6 +56,12 @@ async def search(client: Any) -> None:
     tools = (await client.list_tools()).tools
     names = [t.name for t in tools]
     ok(names == ["search_tools", "call_tool"], "two tools listed", str(names))
+    hints = tools[0].annotations
+    ok(
+        hints is not None and hints.read_only_hint is True and hints.open_world_hint is False,
+        "search_tools only reads the table",
+        repr(hints),
+    )
     found = await client.call_tool("search_tools", {"query": "export counts"})
     definitions = json.loads(text(found))
     ok(definitions and definitions[0]["name"] == "taskctl_stats_export", "search finds the tool", text(found))
