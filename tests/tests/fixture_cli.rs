@@ -672,6 +672,20 @@ fn a_handler_asks_the_user_through_a_client_that_can_ask() {
             text(&result).contains("has no `confirm` of the kind asked"),
             "{handler}: {result}"
         );
+        // A yes comes as `confirm` only: a form's other boolean is no
+        // consent, even when it is the form's only property.
+        let (_, result) = ask_and_answer(
+            &mut server,
+            9,
+            json!({}),
+            json!({"action": "accept", "content": {"rememberChoice": true}}),
+        );
+        assert_eq!(result["isError"], true, "{handler}: {result}");
+        assert!(
+            text(&result).contains("has no `confirm` of the kind asked")
+                && !text(&result).contains("went ahead"),
+            "{handler}: {result}"
+        );
         server.finish();
     }
 }

@@ -281,18 +281,16 @@ fn form(question: &Question) -> ElicitRequestParams {
 }
 
 /// The answer in an accepted form's content: its property of the form's
-/// name, or else its only property of the kind asked (a client that
-/// answers with a form of its own, `{"name": "Ann"}` to a line of text).
+/// name. A line of text may also come as the content's one property,
+/// whatever its name (a client that answers with a form of its own,
+/// `{"name": "Ann"}`); a yes never does: a form's other boolean
+/// (`{"rememberChoice": true}`) is no consent to the question.
 fn answer(question: &Question, content: Option<&Value>) -> Result<Answer, Unanswered> {
-    let of_kind = |value: &&Value| match question {
-        Question::Confirm(_) => value.is_boolean(),
-        Question::Text(_) => value.is_string(),
-    };
-    let given = content.and_then(|content| {
-        let fields = content.as_object()?;
-        fields.get(property(question)).or_else(|| {
-            let mut of_kind = fields.values().filter(of_kind);
-            of_kind.next().filter(|_| of_kind.next().is_none())
+    let given = content.and_then(Value::as_object).and_then(|fields| {
+        fields.get(property(question)).or_else(|| match question {
+            Question::Confirm(_) => None,
+            Question::Text(_) if fields.len() == 1 => fields.values().next(),
+            Question::Text(_) => None,
         })
     });
     match (question, given) {
@@ -316,22 +314,25 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn an_answer_is_the_forms_property_or_the_one_of_the_kind_asked() {
+    fn an_answer_is_the_forms_property_or_a_texts_one_property() {
         let text = Question::Text("Your name?".to_owned());
         let yes = Question::Confirm("Sure?".to_owned());
         let given = |question: &Question, content| answer(question, Some(&content)).ok();
         let ann = Some(Answer::Text("Ann".to_owned()));
         assert_eq!(given(&text, json!({"answer": "Ann"})), ann);
-        // A client's own form: its one text, whatever its name.
-        assert_eq!(given(&text, json!({"name": "Ann", "confirm": true})), ann);
-        assert_eq!(
-            given(&yes, json!({"name": "Ann", "ok": true})),
-            Some(Answer::Yes(true))
-        );
-        // Two texts and no `answer`: which one is meant is unknown.
+        assert_eq!(given(&text, json!({"answer": "Ann", "confirm": true})), ann);
+        // A client's own form: its one property, whatever its name.
+        assert_eq!(given(&text, json!({"name": "Ann"})), ann);
+        // With more than one, which is meant is unknown.
+        assert_eq!(given(&text, json!({"name": "Ann", "confirm": true})), None);
         assert_eq!(given(&text, json!({"first": "Ann", "last": "Lee"})), None);
+        // A yes comes as `confirm` only: another boolean is no consent.
+        assert_eq!(given(&yes, json!({"confirm": true})), Some(Answer::Yes(true)));
+        assert_eq!(given(&yes, json!({"rememberChoice": true})), None);
+        assert_eq!(given(&yes, json!({"name": "Ann", "ok": true})), None);
         // The form's property of another kind is no answer.
         assert_eq!(given(&yes, json!({"confirm": "sure", "ok": true})), None);
+        assert_eq!(given(&text, json!({"answer": 3})), None);
         assert_eq!(answer(&text, None).ok(), None);
     }
 }
