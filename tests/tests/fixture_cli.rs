@@ -1033,8 +1033,15 @@ fn a_command_that_must_be_a_task_refuses_a_client_without_tasks() {
             .is_object(),
         "{refused}"
     );
+    // Before its arguments are read: bad ones are refused the same way.
+    let refused = server.exchange(
+        3,
+        "tools/call",
+        json!({"name": "fixture_batch", "arguments": {"ms": "soon", "what": 1}}),
+    );
+    assert_eq!(refused["error"]["code"], -32021, "{refused}");
     // The server goes on; an optional task answers directly.
-    let result = server.call(3, "fixture_sleep", json!({"ms": 10}));
+    let result = server.call(4, "fixture_sleep", json!({"ms": 10}));
     assert_eq!(text(&result), "slept\n");
     server.finish();
 }

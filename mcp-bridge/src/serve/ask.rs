@@ -327,7 +327,10 @@ mod tests {
         assert_eq!(given(&text, json!({"name": "Ann", "confirm": true})), None);
         assert_eq!(given(&text, json!({"first": "Ann", "last": "Lee"})), None);
         // A yes comes as `confirm` only: another boolean is no consent.
-        assert_eq!(given(&yes, json!({"confirm": true})), Some(Answer::Yes(true)));
+        assert_eq!(
+            given(&yes, json!({"confirm": true})),
+            Some(Answer::Yes(true))
+        );
         assert_eq!(given(&yes, json!({"rememberChoice": true})), None);
         assert_eq!(given(&yes, json!({"name": "Ann", "ok": true})), None);
         // The form's property of another kind is no answer.

@@ -411,6 +411,31 @@ impl BridgeServer {
             .map(|(_, refusal)| refusal)
     }
 
+    /// Refuses a call of a `task = "required"` tool from a client without
+    /// the Tasks extension (`-32021`, naming it): before its arguments are
+    /// read, as whatever they are the call cannot run.
+    fn refuse_task_required(
+        &self,
+        index: usize,
+        tool: &str,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let required = self.shared.policies[index].task == Some(TaskSupport::Required);
+        let supports_tasks = context
+            .client_capabilities()
+            .is_some_and(|capabilities| capabilities.supports_tasks());
+        if !required || supports_tasks {
+            return Ok(());
+        }
+        tracing::debug!(
+            tool,
+            "refused: a task, for a client without the Tasks extension"
+        );
+        Err(ErrorData::missing_required_client_capability(
+            ClientCapabilities::builder().enable_tasks().build(),
+        ))
+    }
+
     /// Runs a call whose tool is found and whose value is built (or
     /// refused): within the limits, as a task when asked, cancellable.
     async fn run_prepared(
@@ -453,15 +478,6 @@ impl BridgeServer {
         let supports_tasks = context
             .client_capabilities()
             .is_some_and(|capabilities| capabilities.supports_tasks());
-        if policy.task == Some(TaskSupport::Required) && !supports_tasks {
-            tracing::debug!(
-                tool,
-                "refused: a task, for a client without the Tasks extension"
-            );
-            return Err(ErrorData::missing_required_client_capability(
-                ClientCapabilities::builder().enable_tasks().build(),
-            ));
-        }
         let task_now = supports_tasks
             && matches!(
                 policy.task,
@@ -1555,7 +1571,12 @@ impl ServerHandler for BridgeServer {
         self.first_values().await;
         let arguments = request.arguments.unwrap_or_default();
         let prepared = match &shared.surface {
-            None => shared.typed.prepare(&request.name, &arguments),
+            None => {
+                if let Some(index) = shared.typed.position(&request.name) {
+                    self.refuse_task_required(index, &request.name, &context)?;
+                }
+                shared.typed.prepare(&request.name, &arguments)
+            }
             Some((surface, flat)) => {
                 let lookup = |name: &str| shared.typed.position(name);
                 match surface.resolve(&request.name, &arguments, lookup) {
@@ -1563,8 +1584,9 @@ impl ServerHandler for BridgeServer {
                         name: request.name.to_string(),
                     }),
                     Some(Resolved::Tool { index, arguments }) => {
-                        let job = shared.typed.prepare_at(index, &arguments);
                         let name = read(flat)[index].name.to_string();
+                        self.refuse_task_required(index, &name, &context)?;
+                        let job = shared.typed.prepare_at(index, &arguments);
                         return self
                             .run_prepared(
                                 &request.name,
