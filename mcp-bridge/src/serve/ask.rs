@@ -83,15 +83,26 @@ pub(crate) fn can_ask(context: &RequestContext<RoleServer>) -> bool {
         .is_some_and(|capabilities| capabilities.elicitation.is_some())
 }
 
+/// Why the client of a request cannot be asked, when it cannot.
+fn cannot_ask(context: &RequestContext<RoleServer>) -> Option<String> {
+    (!can_ask(context))
+        .then(|| "the MCP client did not declare that it can ask its user (elicitation)".to_owned())
+}
+
+/// Whether the client of a request supports the MCP Tasks extension.
+pub(crate) fn supports_tasks(context: &RequestContext<RoleServer>) -> bool {
+    context
+        .client_capabilities()
+        .is_some_and(|capabilities| capabilities.supports_tasks())
+}
+
 impl Asker {
     /// The asker of the client that sent a request, by elicitation
     /// requests in its session.
     pub(crate) fn of(context: &RequestContext<RoleServer>) -> Self {
         Self {
             way: Way::Request(context.peer.clone()),
-            cannot: (!can_ask(context)).then(|| {
-                "the MCP client did not declare that it can ask its user (elicitation)".to_owned()
-            }),
+            cannot: cannot_ask(context),
         }
     }
 
@@ -104,9 +115,7 @@ impl Asker {
     ) -> Self {
         Self {
             way: Way::Round(asks),
-            cannot: (!can_ask(context)).then(|| {
-                "the MCP client did not declare that it can ask its user (elicitation)".to_owned()
-            }),
+            cannot: cannot_ask(context),
         }
     }
 

@@ -156,8 +156,8 @@ pub(crate) struct Watch {
     pub(crate) progress: Option<ProgressFn>,
     /// Where the call's `tracing` events go, when the client asked.
     pub(crate) log: Option<Arc<super::logs::CallLog>>,
-    /// Who the handler's questions go to (`None`: nobody can be asked).
-    pub(crate) asker: Option<super::ask::Asker>,
+    /// Who the handler's questions go to.
+    pub(crate) asker: super::ask::Asker,
 }
 
 impl Executor {
@@ -243,11 +243,8 @@ impl Executor {
         let abort = CancellationToken::new();
         // A question waits until the call is stopped, at the latest; a
         // call no client can be asked for refuses it, saying so.
-        let start_task = asker.as_ref().and_then(super::ask::Asker::task_starter);
-        let ask = Some(match asker {
-            Some(asker) => asker.blocking(abort.clone()),
-            None => super::ask::refusing("no client can be asked for this call"),
-        });
+        let start_task = asker.task_starter();
+        let ask = Some(asker.blocking(abort.clone()));
         #[cfg(unix)]
         let start_capture = move || {
             capture.and_then(|capture| match capture.start(limit) {
@@ -415,11 +412,7 @@ impl Executor {
                     outcome: done.with_returned(returned, policy.returns, tool),
                     panic,
                 },
-                None => Ran::new(CallOutcome::new(
-                    101,
-                    String::new(),
-                    "the call failed before it could answer\n".to_owned(),
-                )),
+                None => Ran::new(CallOutcome::lost()),
             }),
             () = cancel.cancelled() => {
                 tracing::info!(tool, "call stopped");

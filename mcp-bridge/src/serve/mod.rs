@@ -421,10 +421,7 @@ impl BridgeServer {
         context: &RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
         let required = self.shared.policies[index].task == Some(TaskSupport::Required);
-        let supports_tasks = context
-            .client_capabilities()
-            .is_some_and(|capabilities| capabilities.supports_tasks());
-        if !required || supports_tasks {
+        if !required || ask::supports_tasks(context) {
             return Ok(());
         }
         tracing::debug!(
@@ -475,9 +472,7 @@ impl BridgeServer {
             },
             false => job,
         };
-        let supports_tasks = context
-            .client_capabilities()
-            .is_some_and(|capabilities| capabilities.supports_tasks());
+        let supports_tasks = ask::supports_tasks(&context);
         let task_now = supports_tasks
             && matches!(
                 policy.task,
@@ -507,7 +502,7 @@ impl BridgeServer {
             cancel,
             progress,
             log,
-            asker: Some(ask::Asker::of(&context)),
+            asker: ask::Asker::of(&context),
         };
         let outcome = shared.exec.run(&tool, job, policy, watch).await;
         if let Some(outbox) = outbox {
@@ -555,7 +550,7 @@ impl BridgeServer {
             cancel: cancel.clone(),
             progress,
             log,
-            asker: Some(ask::Asker::in_rounds(asks, context)),
+            asker: ask::Asker::in_rounds(asks, context),
         };
         let server = Arc::clone(&self.shared);
         let name = tool.clone();
@@ -593,18 +588,12 @@ impl BridgeServer {
         // answered through it).
         let may_be_task = followed.task.is_some()
             && requests::per_request(context)
-            && context
-                .client_capabilities()
-                .is_some_and(|capabilities| capabilities.supports_tasks());
+            && ask::supports_tasks(context);
         let next = loop {
             break tokio::select! {
                 done = &mut followed.call => Next::Done(match done {
                     Ok(ran) => ran.map(|ran| ran.outcome),
-                    Err(_) => Some(CallOutcome::new(
-                        101,
-                        String::new(),
-                        "the call failed before it could answer\n".to_owned(),
-                    )),
+                    Err(_) => Some(CallOutcome::lost()),
                 }),
                 Some(from_call) = followed.asks.recv() => match from_call {
                     ask::FromCall::Asked(asked) => Next::Asked(asked),
@@ -1101,10 +1090,7 @@ async fn run_as_task(
         Ok(Some(ran)) => Ok(with_output(ran.outcome, followed.output, &followed.tool)),
         Ok(None) => Err(TaskExit::Cancelled),
         Err(_) => Err(TaskExit::Error(ErrorData::internal_error(
-            format!(
-                "tool `{}`: the call failed before it could answer",
-                followed.tool
-            ),
+            format!("tool `{}`: {}", followed.tool, run::LOST),
             None,
         ))),
     }
