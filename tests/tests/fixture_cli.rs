@@ -829,11 +829,17 @@ fn tasks_session() -> RawServer {
 
 /// A session of the `io` handler whose client declares `capabilities`.
 fn session_with(capabilities: Value) -> RawServer {
+    session_with_env(capabilities, &[])
+}
+
+/// [`session_with`], the server started with `env`.
+fn session_with_env(capabilities: Value, env: &[(&str, &str)]) -> RawServer {
     let mut command = Command::new(FIXTURE);
     command
         .args(["ai", "serve"])
         .env("FIXTURE_BRIDGE_NAME", "ai")
-        .env("FIXTURE_HANDLER", "io");
+        .env("FIXTURE_HANDLER", "io")
+        .envs(env.iter().copied());
     let mut server = RawServer::spawn(command);
     let init = server.request(
         0,
@@ -893,6 +899,52 @@ fn a_cancelled_task_stops() {
     server.request(3, "tasks/cancel", json!({"taskId": task}));
     let state = settled(&mut server, &task, 10);
     assert_eq!(state["status"], "cancelled", "{state}");
+    server.finish();
+}
+
+#[test]
+fn a_cancelled_task_waiting_for_its_turn_is_cancelled_at_once() {
+    let tasks = json!({"extensions": {"io.modelcontextprotocol/tasks": {}}});
+    let mut server = session_with_env(tasks, &[("FIXTURE_MAX_CALLS", "1")]);
+    let first = server.call(2, "fixture_sleep", json!({"ms": 30_000}));
+    let first = first["taskId"].as_str().unwrap().to_owned();
+    // The one slot is taken: the second waits for it.
+    let second = server.call(3, "fixture_sleep", json!({"ms": 10}));
+    let second = second["taskId"].as_str().unwrap().to_owned();
+    server.request(4, "tasks/cancel", json!({"taskId": second}));
+    let state = settled(&mut server, &second, 10);
+    assert_eq!(state["status"], "cancelled", "{state}");
+    // The first still runs, and stops when cancelled too.
+    let state = server.request(100, "tasks/get", json!({"taskId": first}));
+    assert_eq!(state["status"], "working", "{state}");
+    server.request(101, "tasks/cancel", json!({"taskId": first}));
+    let state = settled(&mut server, &first, 102);
+    assert_eq!(state["status"], "cancelled", "{state}");
+    server.finish();
+}
+
+#[test]
+fn a_call_waiting_for_its_turn_times_out_saying_so() {
+    let env = [("FIXTURE_MAX_CALLS", "1"), ("FIXTURE_TIMEOUT_MS", "400")];
+    let mut server = session("plain", &env);
+    // Holds the one slot past its timeout: a plain handler does not stop.
+    send_call(&mut server, 2, "fixture_sleep", json!({"ms": 1500}));
+    std::thread::sleep(Duration::from_millis(100));
+    let started = Instant::now();
+    send_call(&mut server, 3, "fixture_shout", json!({"text": "late"}));
+    let first = server.response(&json!(2));
+    assert!(
+        text(&first["result"]).contains("timed out after 400ms: the command was asked to stop"),
+        "{first}"
+    );
+    let waiting = server.response(&json!(3));
+    assert!(started.elapsed() < Duration::from_millis(1200), "{waiting}");
+    let waiting = &waiting["result"];
+    assert_eq!(waiting["isError"], true, "{waiting}");
+    assert!(
+        text(waiting).contains("timed out after 400ms before it started"),
+        "{waiting}"
+    );
     server.finish();
 }
 

@@ -3,6 +3,9 @@
 //! output capture at a time, a timeout, cancellation, bounded output, and
 //! a count of calls still running for a graceful shutdown.
 //!
+//! - A call waits for its turn (a slot, the `serial` lock, the capture's
+//!   turn) as part of the call: its cancellation or timeout ends the wait,
+//!   and its job never starts.
 //! - A synchronous handler runs on a call thread (`pool.rs`), never on a
 //!   worker thread, so `ping` and other calls keep being answered, and a
 //!   handler may start its own runtime and `block_on` it.
@@ -209,28 +212,37 @@ impl Executor {
         policy: CommandPolicy,
         watch: Watch,
     ) -> Option<Ran> {
-        let slot = Arc::clone(&self.slots)
-            .acquire_owned()
-            .await
-            .expect("the semaphore is never closed");
-        let serial = match policy.serial {
-            true => Some(Arc::clone(&self.serial).lock_owned().await),
-            false => None,
-        };
+        // Counted from here: a call waiting for its turn is running for a
+        // shutdown, which gives it the grace period too.
+        let running = self.running.enter();
         #[cfg(unix)]
         let capture = self.capture.clone().filter(|_| job.prints_to_process());
         #[cfg(unix)]
-        let capture_turn = match capture {
-            Some(_) => Some(Arc::clone(&self.capture_turn).lock_owned().await),
-            None => None,
-        };
+        let takes_turns = capture.is_some();
         #[cfg(not(unix))]
-        let capture_turn = None;
-        let held = Held {
-            _slot: slot,
-            _serial: serial,
-            _capture_turn: capture_turn,
-            _running: self.running.enter(),
+        let takes_turns = false;
+        // Set once the call has its turn (a slot, and the locks it needs).
+        let started = AtomicBool::new(false);
+        let hold = async {
+            let slot = Arc::clone(&self.slots)
+                .acquire_owned()
+                .await
+                .expect("the semaphore is never closed");
+            let serial = match policy.serial {
+                true => Some(Arc::clone(&self.serial).lock_owned().await),
+                false => None,
+            };
+            let capture_turn = match takes_turns {
+                true => Some(Arc::clone(&self.capture_turn).lock_owned().await),
+                false => None,
+            };
+            started.store(true, Ordering::SeqCst);
+            Held {
+                _slot: slot,
+                _serial: serial,
+                _capture_turn: capture_turn,
+                _running: running,
+            }
         };
         let Watch {
             cancel,
@@ -275,7 +287,10 @@ impl Executor {
         #[cfg(not(unix))]
         let finish_capture = |_: Option<()>, outcome: CallOutcome| outcome;
         let outcome = |exit_code, stdout, stderr| CallOutcome::new(exit_code, stdout, stderr);
+        // Waiting for its turn is part of the call: a cancellation or the
+        // timeout ends the wait too, and the job never starts.
         let run = async {
+            let held = hold.await;
             match job {
                 // Synchronous: on the pool, holding the call's turn until
                 // the handler really returns.
@@ -425,11 +440,20 @@ impl Executor {
                 tracing::warn!(tool, ?timeout, "call timed out");
                 stop.store(true, Ordering::Relaxed);
                 abort.cancel();
-                let stderr = format!(
-                    "tool `{tool}` timed out after {}: the command was asked to stop \
-                     and its result is not waited for\n",
-                    describe(timeout)
-                );
+                let stderr = match started.load(Ordering::SeqCst) {
+                    true => format!(
+                        "tool `{tool}` timed out after {}: the command was asked to stop \
+                         and its result is not waited for\n",
+                        describe(timeout)
+                    ),
+                    false => format!(
+                        "tool `{tool}` timed out after {} before it started: it waited for \
+                         its turn (the server runs {} calls at once, one `#[mcp(serial)]` \
+                         command and one command printing to the process's stdout at a time)\n",
+                        describe(timeout),
+                        self.limits.max_concurrent
+                    ),
+                };
                 Some(Ran::new(CallOutcome::new(TIMEOUT_EXIT_CODE, String::new(), stderr)))
             }
         }

@@ -687,13 +687,14 @@ impl BridgeServer {
 
     /// Answers a call still running after `timeout` with an error naming
     /// the timeout (exit code 124); a command's own
-    /// `#[mcp(timeout = "...")]` wins. Off by default.
+    /// `#[mcp(timeout = "...")]` wins. Off by default. The time counts from
+    /// the request: a call still waiting for its turn then never starts.
     pub fn call_timeout(self, timeout: Option<Duration>) -> Self {
         self.limits(|limits| limits.timeout = timeout)
     }
 
     /// Runs at most `calls` calls at the same time; the others wait their
-    /// turn (default 16).
+    /// turn (default 16), until they are cancelled or time out.
     pub fn max_concurrent_calls(self, calls: usize) -> Self {
         self.limits(|limits| limits.max_concurrent = calls)
     }
