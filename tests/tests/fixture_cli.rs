@@ -181,8 +181,8 @@ fn a_call_past_its_timeout_is_answered_with_an_error_naming_it() {
     for handler in ["io", "plain", "async"] {
         let mut server = session(handler, &[("FIXTURE_TIMEOUT_MS", "300")]);
         let start = Instant::now();
-        let result = server.call(2, "fixture_sleep", json!({"ms": 3000}));
-        assert!(start.elapsed() < Duration::from_millis(2000), "{handler}");
+        let result = server.call(2, "fixture_sleep", json!({"ms": 1500}));
+        assert!(start.elapsed() < Duration::from_millis(1000), "{handler}");
         assert_eq!(result["isError"], true);
         let said = text(&result);
         assert!(
@@ -190,8 +190,20 @@ fn a_call_past_its_timeout_is_answered_with_an_error_naming_it() {
             "{handler}: {said}"
         );
         assert!(said.ends_with("[exit code 124]"), "{handler}: {said}");
+        if handler == "plain" {
+            // It runs on to its end, holding the turn of the handlers that
+            // print: a call waiting for it past its own timeout never starts.
+            let result = server.call(3, "fixture_shout", json!({"text": "waiting"}));
+            assert!(
+                text(&result).contains("timed out after 300ms before it started"),
+                "{result}"
+            );
+            std::thread::sleep(
+                (start + Duration::from_millis(1600)).saturating_duration_since(Instant::now()),
+            );
+        }
         // Fast calls still pass.
-        let result = server.call(3, "fixture_shout", json!({"text": "quick"}));
+        let result = server.call(4, "fixture_shout", json!({"text": "quick"}));
         assert_eq!(text(&result), "shouted quick\n", "{handler}");
         drop(server);
     }
@@ -1201,6 +1213,39 @@ fn under_2026_07_28_a_handler_asks_first_then_goes_on_as_a_task() {
 }
 
 #[test]
+fn a_handler_waiting_to_become_a_task_stops_with_its_call() {
+    let mut command = Command::new(FIXTURE);
+    command
+        .args(["ai", "serve"])
+        .env("FIXTURE_BRIDGE_NAME", "ai")
+        .env("FIXTURE_HANDLER", "io")
+        .env("FIXTURE_MAX_CALLS", "1")
+        .env("FIXTURE_TIMEOUT_MS", "500");
+    let mut server = RawServer::spawn(command);
+    let meta = meta_2026(&json!({"elicitation": {}}));
+    let call =
+        |tool: &str, arguments: Value| json!({"name": tool, "arguments": arguments, "_meta": meta});
+    // Its question answers the call; its handler then waits to become a
+    // task, behind the question nobody answers.
+    let first = server.request(1, "tools/call", call("fixture_rollout", json!({})));
+    assert_eq!(first["resultType"], "input_required", "{first}");
+    assert_eq!(
+        first["inputRequests"]["question"]["params"]["message"],
+        "Which version?"
+    );
+    // Past its timeout the call stops, its handler's wait too, and the
+    // one slot goes to the next call.
+    std::thread::sleep(Duration::from_millis(800));
+    let next = server.request(
+        2,
+        "tools/call",
+        call("fixture_shout", json!({"text": "next"})),
+    );
+    assert_eq!(text(&next), "shouted next\n", "{next}");
+    server.finish();
+}
+
+#[test]
 fn without_the_tasks_extension_a_task_command_answers_directly() {
     let mut server = session("io", &[]);
     let result = server.call(2, "fixture_sleep", json!({"ms": 10}));
@@ -1410,7 +1455,7 @@ fn tools_command_writes_the_definitions_to_a_file() {
         .unwrap();
     assert!(status.success());
     let tools: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
-    assert_eq!(tools.as_array().unwrap().len(), 26);
+    assert_eq!(tools.as_array().unwrap().len(), 27);
     assert_eq!(tools[0]["inputSchema"]["required"], json!(["text"]));
 }
 

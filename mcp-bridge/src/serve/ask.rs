@@ -56,7 +56,7 @@ pub(crate) enum FromCall {
     Asked(Asked),
     /// [`Io::start_task`](crate::Io::start_task): whether the call is a
     /// task from now on goes back (once it is one).
-    StartTask(std::sync::mpsc::Sender<bool>),
+    StartTask(tokio::sync::oneshot::Sender<bool>),
 }
 
 /// What asks the user of one call's client.
@@ -121,23 +121,27 @@ impl Asker {
 
     /// What makes the call a task ([`Io::start_task`](crate::Io::start_task)):
     /// for a followed call only, blocking until whoever follows it says
-    /// whether it is one now.
-    pub(crate) fn task_starter(&self) -> Option<StartTaskFn> {
+    /// whether it is one now, or until `stop` (the call was cancelled or
+    /// timed out: it is no task) or [`ROUND_EXPIRY`].
+    pub(crate) fn task_starter(&self, stop: CancellationToken) -> Option<StartTaskFn> {
         let Way::Round(asks) = &self.way else {
             return None;
         };
         let asks = asks.clone();
+        let runtime = tokio::runtime::Handle::current();
         Some(Arc::new(move || {
-            let (started, answer) = std::sync::mpsc::channel();
-            asks.send(FromCall::StartTask(started)).is_ok() && answer.recv().unwrap_or(false)
+            let (started, answer) = tokio::sync::oneshot::channel();
+            if asks.send(FromCall::StartTask(started)).is_err() {
+                return false;
+            }
+            let started = async move { answer.await.unwrap_or(false) };
+            wait_on(&runtime, &stop, started).unwrap_or(false)
         }))
     }
 
     /// The asker as a blocking function for a call thread; `stop` ends a
     /// wait for an answer (the call was cancelled or timed out), and so
-    /// does [`ROUND_EXPIRY`]. The wait runs on the server's runtime and
-    /// the thread waits on a plain channel, so a handler may ask from
-    /// inside a runtime of its own.
+    /// does [`ROUND_EXPIRY`].
     pub(crate) fn blocking(self, stop: CancellationToken) -> AskFn {
         let runtime = tokio::runtime::Handle::current();
         Arc::new(move |question: &Question| {
@@ -147,23 +151,34 @@ impl Asker {
                     UnansweredReason::CannotAsk(why.clone()),
                 ));
             }
-            let (sent, answer) = std::sync::mpsc::channel();
-            let (way, stop, asked) = (self.way.clone(), stop.clone(), question.clone());
-            runtime.spawn(async move {
-                let answered = tokio::select! {
-                    answered = way.ask(&asked) => answered,
-                    () = stop.cancelled() => Err(Unanswered::new(&asked, UnansweredReason::Cancelled)),
-                    () = tokio::time::sleep(ROUND_EXPIRY) => {
-                        Err(Unanswered::new(&asked, UnansweredReason::Cancelled))
-                    }
-                };
-                let _ = sent.send(answered);
-            });
-            answer
-                .recv()
-                .unwrap_or_else(|_| Err(Unanswered::new(question, UnansweredReason::Cancelled)))
+            let (way, asked) = (self.way.clone(), question.clone());
+            let answered = async move { way.ask(&asked).await };
+            wait_on(&runtime, &stop, answered)
+                .unwrap_or_else(|| Err(Unanswered::new(question, UnansweredReason::Cancelled)))
         })
     }
+}
+
+/// Waits on a call thread for `wanted`, run on the server's `runtime`
+/// (the thread waits on a plain channel, so a handler may wait from
+/// inside a runtime of its own): `None` when `stop` comes first, or
+/// [`ROUND_EXPIRY`].
+fn wait_on<T: Send + 'static>(
+    runtime: &tokio::runtime::Handle,
+    stop: &CancellationToken,
+    wanted: impl std::future::Future<Output = T> + Send + 'static,
+) -> Option<T> {
+    let (sent, got) = std::sync::mpsc::channel();
+    let stop = stop.clone();
+    runtime.spawn(async move {
+        let got = tokio::select! {
+            got = wanted => Some(got),
+            () = stop.cancelled() => None,
+            () = tokio::time::sleep(ROUND_EXPIRY) => None,
+        };
+        let _ = sent.send(got);
+    });
+    got.recv().ok().flatten()
 }
 
 impl Way {

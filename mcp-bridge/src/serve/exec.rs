@@ -255,7 +255,7 @@ impl Executor {
         let abort = CancellationToken::new();
         // A question waits until the call is stopped, at the latest; a
         // call no client can be asked for refuses it, saying so.
-        let start_task = asker.task_starter();
+        let start_task = asker.task_starter(abort.clone());
         let ask = Some(asker.blocking(abort.clone()));
         #[cfg(unix)]
         let start_capture = move || {
@@ -448,8 +448,9 @@ impl Executor {
                     ),
                     false => format!(
                         "tool `{tool}` timed out after {} before it started: it waited for \
-                         its turn (the server runs {} calls at once, one `#[mcp(serial)]` \
-                         command and one command printing to the process's stdout at a time)\n",
+                         its turn (at most {} calls run at once, raised with \
+                         `Bridge::max_concurrent_calls`; `#[mcp(serial)]` commands run one at \
+                         a time, and so do commands printing to the process's stdout)\n",
                         describe(timeout),
                         self.limits.max_concurrent
                     ),

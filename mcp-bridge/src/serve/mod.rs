@@ -199,7 +199,7 @@ enum Next {
     Done(Option<CallOutcome>),
     Asked(ask::Asked),
     /// Its handler made the rest of it a task (`Io::start_task`).
-    Task(std::sync::mpsc::Sender<bool>),
+    Task(tokio::sync::oneshot::Sender<bool>),
 }
 
 /// What belongs to one client's session: request ids are the client's

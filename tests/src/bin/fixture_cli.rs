@@ -168,6 +168,10 @@ enum Command {
     /// support tasks; with an `Io` handler)
     #[mcp(task = "deferred")]
     Deploy,
+    /// Ask which version from a thread while going on as a task (with an
+    /// `Io` handler): the question first, then `Io::start_task`
+    #[mcp(task = "deferred")]
+    Rollout,
     /// Sleep, then print `batched`: always a task
     #[mcp(task = "required")]
     Batch {
@@ -324,6 +328,20 @@ fn run_io(cli: Cli, io: &mut Io) -> Result<Option<Output>, String> {
             let yes = io.confirm("Really go ahead?").map_err(|e| e.to_string())?;
             writeln!(io.out(), "{}", went_ahead(yes)).map_err(text)?;
         }
+        Command::Rollout => {
+            let asker = io.asker();
+            let (version, task) = std::thread::scope(|scope| {
+                let version = scope.spawn(|| asker.prompt("Which version?"));
+                // The question goes first.
+                std::thread::sleep(Duration::from_millis(200));
+                let task = io.start_task();
+                (version.join(), task)
+            });
+            let version = version
+                .map_err(|_| "asking panicked")?
+                .map_err(|e| e.to_string())?;
+            writeln!(io.out(), "rolling out {version} (a task: {task})").map_err(text)?;
+        }
         other => return run_plain(Cli { command: other }),
     }
     Ok(None)
@@ -430,7 +448,8 @@ fn run_plain(cli: Cli) -> Result<Option<Output>, String> {
         Command::Progress { .. }
         | Command::Exclusive { .. }
         | Command::Hurry { .. }
-        | Command::Deploy => {
+        | Command::Deploy
+        | Command::Rollout => {
             println!("served with an Io handler only")
         }
         Command::Measure { .. }
