@@ -177,7 +177,8 @@ impl Display for Unanswered {
 
 impl std::error::Error for Unanswered {}
 
-/// Asks the user of one call questions from any thread ([`Io::asker`]).
+/// Asks the user of one call questions from any thread ([`Io::asker`],
+/// which says in what order a client gets them).
 #[derive(Clone)]
 pub struct Asker {
     ask: Option<AskFn>,
@@ -484,9 +485,11 @@ impl<'a> Io<'a> {
 
     /// What asks this call's user questions, as [`Io::confirm`] and
     /// [`Io::prompt`] do, from any thread: for a command that asks
-    /// several questions at once (each from a thread of its own; a client
-    /// gets them together when the call is a task, one after the other
-    /// otherwise), or code that does not hold the `Io`. In CLI mode the
+    /// several questions at once (each from a thread of its own), or code
+    /// that does not hold the `Io`. When the call is a task, its client
+    /// gets the questions together; otherwise one at a time, the next
+    /// once the last is answered (one elicitation request open per call,
+    /// or one `input_required` round after the other). In CLI mode the
     /// questions take turns on the terminal (on stderr, the answers from
     /// stdin).
     ///

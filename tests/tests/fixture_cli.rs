@@ -741,6 +741,36 @@ fn without_a_client_that_can_ask_the_question_fails_naming_the_flag() {
 }
 
 #[test]
+fn a_calls_questions_reach_a_client_one_after_the_other() {
+    let mut server = asking_session("io", true);
+    // Asked from two threads at once, sent one at a time.
+    send_call(&mut server, 2, "fixture_survey", json!({}));
+    let mut answered = Vec::new();
+    for _ in 0..2 {
+        let question = server.recv();
+        assert_eq!(question["method"], "elicitation/create", "{question}");
+        let open = server.recv_within(Duration::from_millis(500));
+        assert!(
+            open.is_none(),
+            "a second question while one is open: {open:?}"
+        );
+        let message = question["params"]["message"].as_str().unwrap().to_owned();
+        let content = match message.as_str() {
+            "Your name?" => json!({"answer": "Ann"}),
+            _ => json!({"confirm": true}),
+        };
+        let reply = json!({"action": "accept", "content": content});
+        server.send(&json!({"jsonrpc": "2.0", "id": question["id"], "result": reply}));
+        answered.push(message);
+    }
+    answered.sort();
+    assert_eq!(answered, ["Really go ahead?", "Your name?"]);
+    let result = server.response(&json!(2));
+    assert_eq!(text(&result["result"]), "Ann: went ahead\n", "{result}");
+    server.finish();
+}
+
+#[test]
 fn a_question_waiting_for_an_answer_ends_with_its_call() {
     let mut server = asking_session("io", true);
     send_call(&mut server, 2, "fixture_ask", json!({}));

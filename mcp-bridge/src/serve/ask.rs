@@ -1,8 +1,9 @@
 //! Questions a handler asks its user ([`Io::confirm`](crate::Io::confirm),
 //! [`confirm`](crate::confirm)...) sent to the client as MCP elicitation
 //! requests: a form with one property (`confirm`, a boolean, or `answer`,
-//! a string). The handler's call thread waits for the answer; the call's
-//! cancellation or timeout ends the wait. A client that did not declare
+//! a string), one request of a call open at a time. The handler's call
+//! thread waits for the answer; the call's cancellation or timeout ends
+//! the wait. A client that did not declare
 //! elicitation support, or a protocol version without server requests,
 //! gets no request: the question fails with the reason, and the handler
 //! decides (see `Unanswered::instead`).
@@ -69,8 +70,13 @@ pub(crate) struct Asker {
 
 #[derive(Clone)]
 enum Way {
-    /// An `elicitation/create` request in the session.
-    Request(Peer<RoleServer>),
+    /// An `elicitation/create` request in the session, one at a time per
+    /// call (`turn`): many clients show one form at a time, and some
+    /// cannot handle a second request while a first is open.
+    Request {
+        peer: Peer<RoleServer>,
+        turn: Arc<tokio::sync::Mutex<()>>,
+    },
     /// Whoever follows the call: an `input_required` result answered by
     /// the next call, or an input request of its task.
     Round(tokio::sync::mpsc::UnboundedSender<FromCall>),
@@ -101,7 +107,10 @@ impl Asker {
     /// requests in its session.
     pub(crate) fn of(context: &RequestContext<RoleServer>) -> Self {
         Self {
-            way: Way::Request(context.peer.clone()),
+            way: Way::Request {
+                peer: context.peer.clone(),
+                turn: Arc::default(),
+            },
             cannot: cannot_ask(context),
         }
     }
@@ -198,13 +207,19 @@ impl Way {
                     .await
                     .unwrap_or_else(|_| Err(Unanswered::new(question, UnansweredReason::Cancelled)))
             }
-            Way::Request(peer) => match peer.create_elicitation(form(question)).await {
-                Ok(result) => answered(question, &result),
-                Err(error) => Err(Unanswered::new(
-                    question,
-                    UnansweredReason::CannotAsk(format!("the client could not be asked: {error}")),
-                )),
-            },
+            Way::Request { peer, turn } => {
+                // The call's questions take turns: one open at a time.
+                let _turn = turn.lock().await;
+                match peer.create_elicitation(form(question)).await {
+                    Ok(result) => answered(question, &result),
+                    Err(error) => Err(Unanswered::new(
+                        question,
+                        UnansweredReason::CannotAsk(format!(
+                            "the client could not be asked: {error}"
+                        )),
+                    )),
+                }
+            }
         }
     }
 }
