@@ -64,7 +64,9 @@ use crate::traits::McpCommand;
 ///   [`Io::cancelled`]);
 /// - on SIGTERM, SIGINT or the end of stdin, new calls are refused and
 ///   running ones get [`shutdown_grace`](Self::shutdown_grace) to finish;
-///   the exit code is non-zero if some were cut off.
+///   the exit code is non-zero if some were cut off. A call waiting for
+///   its user's answer (in an `input_required` round or in a task, or
+///   asking from then on) stops at once: no answer can come in time.
 pub struct Bridge<C> {
     handler: Handler<C>,
     command_name: String,

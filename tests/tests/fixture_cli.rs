@@ -1387,6 +1387,29 @@ fn sigterm_lets_running_calls_finish_and_answer() {
 }
 
 #[test]
+fn sigterm_stops_a_task_waiting_for_an_answer_at_once() {
+    let capabilities = json!({
+        "elicitation": {},
+        "extensions": {"io.modelcontextprotocol/tasks": {}}
+    });
+    let mut server = session_with_env(capabilities, &[("FIXTURE_GRACE_MS", "8000")]);
+    let created = server.call(2, "fixture_survey", json!({}));
+    let task = created["taskId"].as_str().unwrap().to_owned();
+    asking(&mut server, &task, 2, 10);
+    // No answer can come in time: the call stops, as one waiting in an
+    // `input_required` round does, and nothing is cut off.
+    let started = Instant::now();
+    terminate(&server);
+    let status = server.close_and_wait(Duration::from_secs(4));
+    let log = server.log();
+    let status = status.unwrap_or_else(|| panic!("still running after 4s; log:\n{log}"));
+    assert!(started.elapsed() < Duration::from_secs(4));
+    assert!(status.success(), "{status}; log:\n{log}");
+    assert!(!log.contains("cut off"), "{log}");
+    assert!(log.contains("a task's question goes unanswered"), "{log}");
+}
+
+#[test]
 fn calls_cut_off_by_the_grace_period_make_the_exit_code_non_zero() {
     let mut server = session("io", &[("FIXTURE_GRACE_MS", "200")]);
     send_call(&mut server, 2, "fixture_sleep", json!({"ms": 5000}));

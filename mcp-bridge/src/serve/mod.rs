@@ -152,8 +152,9 @@ struct Shared {
     policies: Vec<CommandPolicy>,
     info: ServerConfig,
     exec: Executor,
-    /// Set when the server is shutting down: new calls are refused.
-    draining: std::sync::atomic::AtomicBool,
+    /// Cancelled when the server is shutting down: new calls are refused,
+    /// and calls waiting for an answer stop.
+    draining: CancellationToken,
     /// Every call runs in a child process (`Bridge::isolate_calls`).
     isolate_all: bool,
     /// Calls of `#[mcp(task)]` commands made tasks (MCP Tasks extension):
@@ -299,7 +300,7 @@ impl BridgeServer {
                 policies,
                 info,
                 exec: Executor::new(),
-                draining: std::sync::atomic::AtomicBool::new(false),
+                draining: CancellationToken::new(),
                 isolate_all: false,
                 tasks: TaskManager::new(),
                 in_flight: std::sync::Mutex::default(),
@@ -626,6 +627,18 @@ impl BridgeServer {
                 let _ = started.send(true);
                 Ok(task)
             }
+            // Its answer would be refused: the call stops, as those already
+            // waiting did.
+            Next::Asked(asked) if shared.draining.is_cancelled() => {
+                followed.cancel.cancel();
+                Ok(CallToolResult::error(vec![ContentBlock::text(format!(
+                    "tool `{}` stopped: it asked \"{}\" as the server was shutting down, \
+                     which takes no answer",
+                    followed.tool,
+                    asked.question.text()
+                ))])
+                .into())
+            }
             Next::Asked(asked) => {
                 let requests = std::collections::BTreeMap::from([(
                     ask::QUESTION_KEY.to_owned(),
@@ -740,8 +753,9 @@ impl BridgeServer {
         followed
             .live
             .store(false, std::sync::atomic::Ordering::SeqCst);
+        let draining = self.shared.draining.clone();
         let task = self.shared.tasks.spawn(TaskOptions::default(), |task| {
-            Box::pin(run_as_task(followed, task))
+            Box::pin(run_as_task(followed, task, draining))
         });
         CallToolResponse::Task(CreateTaskResult::new(task))
     }
@@ -787,11 +801,11 @@ impl BridgeServer {
         Arc::clone(self.shared.exec.running())
     }
 
-    /// Refuses new calls from now on (the server is shutting down).
+    /// Refuses new calls from now on (the server is shutting down), and
+    /// stops the calls waiting for an answer, in rounds or in tasks (from
+    /// now on, or once they ask): no answer comes in time.
     pub(crate) fn drain(&self) {
-        self.shared
-            .draining
-            .store(true, std::sync::atomic::Ordering::SeqCst);
+        self.shared.draining.cancel();
         // Their answers would be refused now.
         self.shared.stop_rounds();
     }
@@ -1049,34 +1063,56 @@ fn with_output(outcome: CallOutcome, output: Option<OutputFormat>, tool: &str) -
 /// (several may wait at once), `tasks/cancel` stopping the call (the task
 /// then ends `cancelled`), a panic ending it `failed`: a command that
 /// failed is a result (`completed`, `isError`), a handler that broke is
-/// none.
+/// none. When the server shuts down (`draining`), a call waiting for an
+/// answer stops and its task fails, as a call waiting in a round stops.
 async fn run_as_task(
     mut followed: Followed,
     task: TaskContext,
+    draining: CancellationToken,
 ) -> Result<CallToolResult, TaskExit> {
     // Dropped (the task outlived its TTL, the server stopped): the call
     // stops too.
     let _stop = followed.cancel.clone().drop_guard();
     let mut asked = 0u32;
+    // The questions waiting in the task (dropped with it).
+    let mut questions = tokio::task::JoinSet::new();
     let done = loop {
         tokio::select! {
+            biased;
             done = &mut followed.call => break done,
             Some(from_call) = followed.asks.recv() => match from_call {
                 ask::FromCall::Asked(question) => {
                     asked += 1;
                     let key = format!("{}-{asked}", ask::QUESTION_KEY);
-                    tokio::spawn(ask::ask_in_task(task.clone(), key, question));
+                    questions.spawn(ask::ask_in_task(task.clone(), key, question));
                 }
                 // Already one.
                 ask::FromCall::StartTask(started) => {
                     let _ = started.send(true);
                 }
             },
+            Some(_) = questions.join_next(), if !questions.is_empty() => {}
             () = task.cancelled() => {
                 // Stopped as a cancelled call is, then settled.
                 followed.cancel.cancel();
                 let _ = (&mut followed.call).await;
                 return Err(TaskExit::Cancelled);
+            }
+            () = draining.cancelled(), if !questions.is_empty() => {
+                tracing::info!(
+                    tool = followed.tool,
+                    "shutting down: a task's question goes unanswered, its call is stopped"
+                );
+                followed.cancel.cancel();
+                let _ = (&mut followed.call).await;
+                return Err(TaskExit::Error(ErrorData::internal_error(
+                    format!(
+                        "tool `{}`: stopped, as the server shut down while the task waited for \
+                         an answer",
+                        followed.tool
+                    ),
+                    None,
+                )));
             }
         }
     };
@@ -1541,7 +1577,7 @@ impl ServerHandler for BridgeServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let shared = &self.shared;
-        if shared.draining.load(std::sync::atomic::Ordering::SeqCst) {
+        if shared.draining.is_cancelled() {
             return Ok(CallToolResult::error(vec![ContentBlock::text(format!(
                 "tool `{}` not run: the server is shutting down",
                 request.name
