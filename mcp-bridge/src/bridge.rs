@@ -65,8 +65,9 @@ use crate::traits::McpCommand;
 /// - on SIGTERM, SIGINT or the end of stdin, new calls are refused and
 ///   running ones get [`shutdown_grace`](Self::shutdown_grace) to finish;
 ///   the exit code is non-zero if some were cut off. A call waiting for
-///   its user's answer (in an `input_required` round or in a task, or
-///   asking from then on) stops at once: no answer can come in time.
+///   its user's answer in an `input_required` round or in a task (or
+///   asking so from then on) stops at once: a person's answer is not
+///   waited for, and a round's would come in a call the server refuses.
 pub struct Bridge<C> {
     handler: Handler<C>,
     command_name: String,
