@@ -74,6 +74,7 @@ pub struct Bridge<C> {
     limits: Limits,
     grace: Duration,
     isolate: bool,
+    task_ttl: Option<Duration>,
     hide_command: bool,
     tool_mode: ToolMode,
 }
@@ -87,6 +88,7 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
             limits: Limits::default(),
             grace: Duration::from_secs(10),
             isolate: false,
+            task_ttl: None,
             hide_command: false,
             tool_mode: ToolMode::Flat,
         }
@@ -126,6 +128,12 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
         self
     }
 
+    /// See [`BridgeServer::task_ttl`].
+    pub fn task_ttl(mut self, ttl: Duration) -> Self {
+        self.task_ttl = Some(ttl);
+        self
+    }
+
     /// See [`BridgeServer::isolate_calls`].
     pub fn isolate_calls(mut self, isolate: bool) -> Self {
         self.isolate = isolate;
@@ -156,10 +164,14 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
         mode: &ToolMode,
     ) -> Result<BridgeServer, RegistryError> {
         let limits = self.limits.clone();
-        BridgeServer::from_registry(registry, self.handler.clone())
+        let server = BridgeServer::from_registry(registry, self.handler.clone())
             .limits(|set| *set = limits)
-            .isolate_calls(self.isolate)
-            .tool_mode(mode)
+            .isolate_calls(self.isolate);
+        let server = match self.task_ttl {
+            Some(ttl) => server.task_ttl(ttl),
+            None => server,
+        };
+        server.tool_mode(mode)
     }
 
     /// Runs with the process's arguments. An `async` handler runs on a

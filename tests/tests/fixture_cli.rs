@@ -1058,6 +1058,34 @@ fn a_tasks_questions_wait_in_the_task_together_and_are_answered_through_it() {
 }
 
 #[test]
+fn a_task_past_its_time_to_live_stops_and_fails() {
+    let capabilities = json!({
+        "elicitation": {},
+        "extensions": {"io.modelcontextprotocol/tasks": {}}
+    });
+    let env = [("FIXTURE_TASK_TTL_MS", "700"), ("FIXTURE_MAX_CALLS", "1")];
+    let mut server = session_with_env(capabilities, &env);
+    let created = server.call(2, "fixture_survey", json!({}));
+    assert_eq!(created["ttlMs"], 700, "{created}");
+    let task = created["taskId"].as_str().unwrap().to_owned();
+    // Its questions wait in the task, unanswered, and nobody asks about
+    // tasks: the call still stops when the time is up, and frees its slot.
+    std::thread::sleep(Duration::from_millis(1000));
+    let result = server.call(3, "fixture_shout", json!({"text": "next"}));
+    assert_eq!(text(&result), "shouted next\n", "{result}");
+    let state = server.request(4, "tasks/get", json!({"taskId": task}));
+    assert_eq!(state["status"], "failed", "{state}");
+    assert!(
+        state["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("task expired: its time to live (700ms) elapsed"),
+        "{state}"
+    );
+    server.finish();
+}
+
+#[test]
 fn a_task_whose_client_cannot_ask_ends_with_the_question_unanswered() {
     let mut server = tasks_session();
     let created = server.call(2, "fixture_survey", json!({}));

@@ -130,8 +130,9 @@ impl Asker {
 
     /// What makes the call a task ([`Io::start_task`](crate::Io::start_task)):
     /// for a followed call only, blocking until whoever follows it says
-    /// whether it is one now, or until `stop` (the call was cancelled or
-    /// timed out: it is no task) or [`ROUND_EXPIRY`].
+    /// whether it is one now (a round waiting for an answer says so when
+    /// it is answered, or expires), or until `stop` (the call was
+    /// cancelled or timed out: it is no task).
     pub(crate) fn task_starter(&self, stop: CancellationToken) -> Option<StartTaskFn> {
         let Way::Round(asks) = &self.way else {
             return None;
@@ -144,13 +145,15 @@ impl Asker {
                 return false;
             }
             let started = async move { answer.await.unwrap_or(false) };
-            wait_on(&runtime, &stop, started).unwrap_or(false)
+            wait_on(&runtime, &stop, None, started).unwrap_or(false)
         }))
     }
 
     /// The asker as a blocking function for a call thread; `stop` ends a
     /// wait for an answer (the call was cancelled or timed out), and so
-    /// does [`ROUND_EXPIRY`].
+    /// does [`ROUND_EXPIRY`] for an elicitation request. A followed call's
+    /// question waits as long as whoever follows it keeps it: a round
+    /// until [`ROUND_EXPIRY`], a task until its time to live.
     pub(crate) fn blocking(self, stop: CancellationToken) -> AskFn {
         let runtime = tokio::runtime::Handle::current();
         Arc::new(move |question: &Question| {
@@ -161,8 +164,12 @@ impl Asker {
                 ));
             }
             let (way, asked) = (self.way.clone(), question.clone());
+            let limit = match way {
+                Way::Request { .. } => Some(ROUND_EXPIRY),
+                Way::Round(_) => None,
+            };
             let answered = async move { way.ask(&asked).await };
-            wait_on(&runtime, &stop, answered)
+            wait_on(&runtime, &stop, limit, answered)
                 .unwrap_or_else(|| Err(Unanswered::new(question, UnansweredReason::Cancelled)))
         })
     }
@@ -170,20 +177,27 @@ impl Asker {
 
 /// Waits on a call thread for `wanted`, run on the server's `runtime`
 /// (the thread waits on a plain channel, so a handler may wait from
-/// inside a runtime of its own): `None` when `stop` comes first, or
-/// [`ROUND_EXPIRY`].
+/// inside a runtime of its own): `None` when `stop` or `limit` comes
+/// first.
 fn wait_on<T: Send + 'static>(
     runtime: &tokio::runtime::Handle,
     stop: &CancellationToken,
+    limit: Option<std::time::Duration>,
     wanted: impl std::future::Future<Output = T> + Send + 'static,
 ) -> Option<T> {
     let (sent, got) = std::sync::mpsc::channel();
     let stop = stop.clone();
     runtime.spawn(async move {
+        let limit = async {
+            match limit {
+                Some(limit) => tokio::time::sleep(limit).await,
+                None => std::future::pending().await,
+            }
+        };
         let got = tokio::select! {
             got = wanted => Some(got),
             () = stop.cancelled() => None,
-            () = tokio::time::sleep(ROUND_EXPIRY) => None,
+            () = limit => None,
         };
         let _ = sent.send(got);
     });

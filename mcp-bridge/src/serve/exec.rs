@@ -477,7 +477,7 @@ fn run_caught(io: &mut Io<'_>, f: impl FnOnce(&mut Io<'_>) -> i32) -> (i32, Opti
 }
 
 /// `30s`, `1.5s`, `250ms`.
-fn describe(duration: Duration) -> String {
+pub(crate) fn describe(duration: Duration) -> String {
     if duration.subsec_nanos() == 0 {
         format!("{}s", duration.as_secs())
     } else if duration < Duration::from_secs(1) {

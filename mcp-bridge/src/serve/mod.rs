@@ -161,6 +161,8 @@ struct Shared {
     /// their state, answers to `tasks/get`, `tasks/update` and
     /// `tasks/cancel`.
     tasks: TaskManager,
+    /// How long a task may run, from the moment it is one.
+    task_ttl: Duration,
     /// The calls in flight, by session and request id, with what stops
     /// them: only a client's `notifications/cancelled` or the end of the
     /// shutdown grace period (not rmcp's own end of session, after which
@@ -303,6 +305,7 @@ impl BridgeServer {
                 draining: CancellationToken::new(),
                 isolate_all: false,
                 tasks: TaskManager::new(),
+                task_ttl: DEFAULT_TASK_TTL,
                 in_flight: std::sync::Mutex::default(),
                 next_session: std::sync::atomic::AtomicU64::new(1),
             }),
@@ -739,6 +742,16 @@ impl BridgeServer {
         self.configure(|shared| shared.isolate_all = isolate)
     }
 
+    /// How long a call made a task may run, counted from the moment it
+    /// is one (its start, or its handler's `Io::start_task`) and time
+    /// spent waiting for its user's answers included: past it, the call
+    /// is stopped and the task fails, saying its time to live elapsed.
+    /// The time to live the task shows its client (`ttlMs`); it stays
+    /// readable with `tasks/get` for as long again. Default 5 minutes.
+    pub fn task_ttl(self, ttl: Duration) -> Self {
+        self.configure(|shared| shared.task_ttl = ttl.max(Duration::from_millis(1)))
+    }
+
     /// Captures fd 1 and fd 2 around calls of handlers that print.
     #[cfg(unix)]
     pub(crate) fn capture_with(self, capture: Arc<StdCapture>) -> Self {
@@ -754,8 +767,11 @@ impl BridgeServer {
             .live
             .store(false, std::sync::atomic::Ordering::SeqCst);
         let draining = self.shared.draining.clone();
-        let task = self.shared.tasks.spawn(TaskOptions::default(), |task| {
-            Box::pin(run_as_task(followed, task, draining))
+        let ttl = self.shared.task_ttl;
+        let options =
+            TaskOptions::default().with_ttl_ms(u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX));
+        let task = self.shared.tasks.spawn(options, |task| {
+            Box::pin(run_as_task(followed, task, draining, ttl))
         });
         CallToolResponse::Task(CreateTaskResult::new(task))
     }
@@ -1064,12 +1080,18 @@ fn with_output(outcome: CallOutcome, output: Option<OutputFormat>, tool: &str) -
 /// then ends `cancelled`), a panic ending it `failed`: a command that
 /// failed is a result (`completed`, `isError`), a handler that broke is
 /// none. When the server shuts down (`draining`), a call waiting for an
-/// answer stops and its task fails, as a call waiting in a round stops.
+/// answer stops and its task fails, as a call waiting in a round stops;
+/// so does a call still running past the task's time to live (`ttl`):
+/// rmcp would fail it only at the next request about tasks, and the call
+/// would hold its slot until then.
 async fn run_as_task(
     mut followed: Followed,
     task: TaskContext,
     draining: CancellationToken,
+    ttl: Duration,
 ) -> Result<CallToolResult, TaskExit> {
+    let expired = tokio::time::sleep(ttl);
+    tokio::pin!(expired);
     // Dropped (the task outlived its TTL, the server stopped): the call
     // stops too.
     let _stop = followed.cancel.clone().drop_guard();
@@ -1097,6 +1119,24 @@ async fn run_as_task(
                 followed.cancel.cancel();
                 let _ = (&mut followed.call).await;
                 return Err(TaskExit::Cancelled);
+            }
+            () = &mut expired => {
+                tracing::info!(
+                    tool = followed.tool,
+                    ?ttl,
+                    "a task outlived its time to live: its call is stopped"
+                );
+                followed.cancel.cancel();
+                let _ = (&mut followed.call).await;
+                return Err(TaskExit::Error(ErrorData::internal_error(
+                    format!(
+                        "tool `{}`: task expired: its time to live ({}) elapsed before it \
+                         completed (time waiting for answers included)",
+                        followed.tool,
+                        exec::describe(ttl)
+                    ),
+                    None,
+                )));
             }
             () = draining.cancelled(), if !questions.is_empty() => {
                 tracing::info!(
@@ -1132,6 +1172,9 @@ async fn run_as_task(
         ))),
     }
 }
+
+/// How long a task may run by default: rmcp's default time to live.
+const DEFAULT_TASK_TTL: Duration = Duration::from_millis(rmcp::task_manager::DEFAULT_TASK_TTL_MS);
 
 /// How long the first `tools/list` waits for fetched values.
 const FIRST_VALUES_WAIT: Duration = Duration::from_secs(3);

@@ -9,7 +9,7 @@
 //!   `Fn(Cli, &mut Io)`), `plain` (`Fn(Cli) -> Result`, printing with
 //!   `println!`) or `async` (`async fn(Cli)`);
 //! - `FIXTURE_TIMEOUT_MS`, `FIXTURE_OUTPUT_LIMIT`, `FIXTURE_MAX_CALLS`,
-//!   `FIXTURE_GRACE_MS`: the bridge's limits;
+//!   `FIXTURE_GRACE_MS`, `FIXTURE_TASK_TTL_MS`: the bridge's limits;
 //! - `FIXTURE_ISOLATE`: every call in a child process;
 //! - `FIXTURE_LABELS`: the file `label`'s values are fetched from (one per
 //!   line; a missing file is a failed fetch).
@@ -526,6 +526,9 @@ fn main() -> ExitCode {
             }
             if let Some(calls) = number("FIXTURE_MAX_CALLS") {
                 bridge = bridge.max_concurrent_calls(calls as usize);
+            }
+            if let Some(ms) = number("FIXTURE_TASK_TTL_MS") {
+                bridge = bridge.task_ttl(Duration::from_millis(ms));
             }
             if let Some(ms) = number("FIXTURE_GRACE_MS") {
                 bridge = bridge.shutdown_grace(Duration::from_millis(ms));
