@@ -1141,6 +1141,31 @@ fn a_task_whose_handler_panics_fails_with_the_error_and_no_result() {
 }
 
 #[test]
+fn an_isolated_task_whose_handler_panics_fails_too() {
+    for handler in ["io", "plain", "async"] {
+        let tasks = json!({"extensions": {"io.modelcontextprotocol/tasks": {}}});
+        let env = [("FIXTURE_ISOLATE", "1"), ("FIXTURE_HANDLER", handler)];
+        let mut server = session_with_env(tasks, &env);
+        let created = server.call(2, "fixture_break", json!({}));
+        let task = created["taskId"].as_str().unwrap().to_owned();
+        let state = settled(&mut server, &task, 10);
+        assert_eq!(state["status"], "failed", "{handler}: {state}");
+        assert!(
+            state["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("the command panicked: deliberate crash in a task"),
+            "{handler}: {state}"
+        );
+        // A command that fails in its process still completes.
+        let created = server.call(100, "fixture_fail", json!({}));
+        assert!(created.get("taskId").is_none(), "{created}");
+        assert_eq!(created["isError"], true, "{handler}: {created}");
+        server.finish();
+    }
+}
+
+#[test]
 fn a_command_that_must_be_a_task_refuses_a_client_without_tasks() {
     let mut server = session("io", &[]);
     let refused = server.exchange(

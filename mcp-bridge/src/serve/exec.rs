@@ -366,15 +366,16 @@ impl Executor {
                                 return (outcome(101, String::new(), error), None, None);
                             }
                         };
-                        // A child's panic is its exit code and stderr: what
-                        // a crash of the CLI looks like.
+                        // A child's panic is its exit code and stderr, and
+                        // (on Unix) what it said comes back as a value would.
                         let (done, returned) = tokio::select! {
                             done = child.finish(limit) => done,
-                            () = abort.cancelled() => {
-                                (outcome(TIMEOUT_EXIT_CODE, String::new(), String::new()), None)
-                            }
+                            () = abort.cancelled() => (
+                                outcome(TIMEOUT_EXIT_CODE, String::new(), String::new()),
+                                super::isolate::Returned::default(),
+                            ),
                         };
-                        (done, returned, None)
+                        (done, returned.value, returned.panic)
                     })
                     .await
                     .ok()

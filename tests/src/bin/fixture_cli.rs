@@ -482,6 +482,10 @@ async fn run_async(cli: Cli) -> Result<Option<Output>, String> {
             tokio::task::yield_now().await;
             panic!("deliberate crash")
         }
+        Command::Break => {
+            tokio::task::yield_now().await;
+            panic!("deliberate crash in a task")
+        }
         Command::Ask { force, name, .. } => {
             let said = match name {
                 true => format!(
