@@ -251,27 +251,43 @@ thread_local! {
     /// The asker of the call running on this thread (a handler printing
     /// with `println!`, run by the server on a call thread).
     static ASKER: std::cell::RefCell<Option<AskFn>> = const { std::cell::RefCell::new(None) };
+    /// What makes the call running on this thread a task ([`start_task`]).
+    static STARTER: std::cell::RefCell<Option<StartTaskFn>> =
+        const { std::cell::RefCell::new(None) };
 }
 
 tokio::task_local! {
     /// The asker of the call an async handler runs for.
     static TASK_ASKER: AskFn;
+    /// What makes the call an async handler runs for a task
+    /// ([`start_task_async`]).
+    static TASK_STARTER: StartTaskFn;
 }
 
-/// Runs an async handler's call with `ask` as its asker.
+/// Runs an async handler's call with `ask` as its asker and `start_task`
+/// as what makes it a task.
 pub(crate) async fn asking_in_task<F: std::future::Future>(
     ask: Option<AskFn>,
+    start_task: Option<StartTaskFn>,
     call: F,
 ) -> F::Output {
+    let call = async move {
+        match start_task {
+            Some(start_task) => TASK_STARTER.scope(start_task, call).await,
+            None => call.await,
+        }
+    };
     match ask {
         Some(ask) => TASK_ASKER.scope(ask, call).await,
         None => call.await,
     }
 }
 
-/// Makes `ask` the asker of the calls of this thread until the guard goes.
-pub(crate) fn asking_on_thread(ask: Option<AskFn>) -> AskerGuard {
+/// Makes `ask` the asker of the calls of this thread, and `start_task`
+/// what makes them a task, until the guard goes.
+pub(crate) fn asking_on_thread(ask: Option<AskFn>, start_task: Option<StartTaskFn>) -> AskerGuard {
     ASKER.with(|asker| *asker.borrow_mut() = ask);
+    STARTER.with(|starter| *starter.borrow_mut() = start_task);
     AskerGuard
 }
 
@@ -281,7 +297,42 @@ pub(crate) struct AskerGuard;
 impl Drop for AskerGuard {
     fn drop(&mut self) {
         ASKER.with(|asker| *asker.borrow_mut() = None);
+        STARTER.with(|starter| *starter.borrow_mut() = None);
     }
+}
+
+/// [`Io::start_task`] for a handler that prints with `println!` (one
+/// writing through [`Io`] calls [`Io::start_task`]): makes the rest of
+/// its call a task of the MCP Tasks extension, for a command with
+/// `#[mcp(task = "deferred")]`; whether the call runs as a task from
+/// here on (`false` in CLI mode, and wherever [`Io::start_task`] says).
+/// Called from the handler's own thread: a thread it started, like an
+/// `async` handler (which calls [`start_task_async`]), gets `false`.
+///
+/// ```no_run
+/// fn deploy() -> Result<(), mcp_bridge::Unanswered> {
+///     let place = mcp_bridge::prompt("Where to?")?;
+///     // The questions so far belong to the client's call; the long part
+///     // is a task the client polls, when it can.
+///     mcp_bridge::start_task();
+///     println!("deploying to {place}");
+///     Ok(())
+/// }
+/// ```
+pub fn start_task() -> bool {
+    let start = STARTER.with(|starter| starter.borrow().clone());
+    start.is_some_and(|start| start())
+}
+
+/// [`start_task`] for an `async` handler: the wait runs on a blocking
+/// thread, not on the runtime.
+pub async fn start_task_async() -> bool {
+    let Ok(start) = TASK_STARTER.try_with(Arc::clone) else {
+        return false;
+    };
+    tokio::task::spawn_blocking(move || start())
+        .await
+        .unwrap_or(false)
 }
 
 /// Asks the user to confirm `question` (yes or no), from a handler that

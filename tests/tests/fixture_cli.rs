@@ -1207,13 +1207,17 @@ fn meta_2026(capabilities: &Value) -> Value {
 fn under_2026_07_28_a_handler_asks_first_then_goes_on_as_a_task() {
     let tasks = json!({"elicitation": {}, "extensions": {"io.modelcontextprotocol/tasks": {}}});
     let no_tasks = json!({"elicitation": {}});
-    for capabilities in [tasks, no_tasks] {
+    let handlers = ["io", "plain", "async"];
+    let runs = handlers
+        .iter()
+        .flat_map(|handler| [(handler, tasks.clone()), (handler, no_tasks.clone())]);
+    for (handler, capabilities) in runs {
         let as_task = capabilities.get("extensions").is_some();
         let mut command = Command::new(FIXTURE);
         command
             .args(["ai", "serve"])
             .env("FIXTURE_BRIDGE_NAME", "ai")
-            .env("FIXTURE_HANDLER", "io");
+            .env("FIXTURE_HANDLER", handler);
         let mut server = RawServer::spawn(command);
         let meta = meta_2026(&capabilities);
         let call = |extra: Value| {
@@ -1290,6 +1294,7 @@ fn under_2026_07_28_a_handler_asks_first_then_goes_on_as_a_task() {
         assert_eq!(
             text,
             format!("deploying to prod (a task: {as_task})\nwent ahead\n"),
+            "{handler}"
         );
         server.finish();
     }

@@ -302,7 +302,7 @@ impl Executor {
                         .run(move || {
                             let _log = super::logs::Entered::on_thread(log);
                             // `confirm()` from an `Io` handler asks too.
-                            let _ask = crate::io::asking_on_thread(ask.clone());
+                            let _ask = crate::io::asking_on_thread(ask.clone(), start_task.clone());
                             let _held = held;
                             let capturing = start_capture();
                             let mut out = Bounded::new(limit);
@@ -330,7 +330,7 @@ impl Executor {
                     self.pool
                         .run(move || {
                             let _log = super::logs::Entered::on_thread(log);
-                            let _ask = crate::io::asking_on_thread(ask);
+                            let _ask = crate::io::asking_on_thread(ask, start_task);
                             let _held = held;
                             let capturing = start_capture();
                             let mut returned = None;
@@ -386,7 +386,7 @@ impl Executor {
                     tokio::spawn(async move {
                         let _held = held;
                         let capturing = start_capture();
-                        let call = crate::io::asking_in_task(ask, call);
+                        let call = crate::io::asking_in_task(ask, start_task, call);
                         let mut task = tokio::spawn(super::logs::in_task(log, call));
                         let (code, returned, panic) = tokio::select! {
                             done = &mut task => match done {

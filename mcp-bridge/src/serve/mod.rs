@@ -924,7 +924,7 @@ impl BridgeServer {
         let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
         // No client to ask: a question is refused (never put to a terminal).
         let ask = ask::refusing("no client can be asked for a direct call (`BridgeServer::call`)");
-        let _ask = crate::io::asking_on_thread(Some(Arc::clone(&ask)));
+        let _ask = crate::io::asking_on_thread(Some(Arc::clone(&ask)), None);
         let Ended {
             code: exit_code,
             structured,
@@ -940,7 +940,7 @@ impl BridgeServer {
                 .enable_all()
                 .build()
                 .map_err(|error| CallError::Failed(error.to_string()))?
-                .block_on(crate::io::asking_in_task(Some(ask), call)),
+                .block_on(crate::io::asking_in_task(Some(ask), None, call)),
             Job::Isolated { .. } => {
                 return Err(CallError::Failed(
                     "isolated calls run only when served".into(),

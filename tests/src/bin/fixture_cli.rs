@@ -165,7 +165,7 @@ enum Command {
     #[mcp(task)]
     Break,
     /// Ask where to deploy, then go on as a task (for clients that
-    /// support tasks; with an `Io` handler)
+    /// support tasks)
     #[mcp(task = "deferred")]
     Deploy,
     /// Ask which version from a thread while going on as a task (with an
@@ -440,6 +440,13 @@ fn run_plain(cli: Cli) -> Result<Option<Output>, String> {
             println!("{name}: {}", went_ahead(yes));
         }
         Command::Break => panic!("deliberate crash in a task"),
+        Command::Deploy => {
+            let place = mcp_bridge::prompt("Where to?").map_err(|e| e.to_string())?;
+            let task = mcp_bridge::start_task();
+            println!("deploying to {place} (a task: {task})");
+            let yes = mcp_bridge::confirm("Really go ahead?").map_err(|e| e.to_string())?;
+            println!("{}", went_ahead(yes));
+        }
         Command::Batch { ms } => {
             std::thread::sleep(Duration::from_millis(ms));
             println!("batched");
@@ -448,7 +455,6 @@ fn run_plain(cli: Cli) -> Result<Option<Output>, String> {
         Command::Progress { .. }
         | Command::Exclusive { .. }
         | Command::Hurry { .. }
-        | Command::Deploy
         | Command::Rollout => {
             println!("served with an Io handler only")
         }
@@ -485,6 +491,18 @@ async fn run_async(cli: Cli) -> Result<Option<Output>, String> {
         Command::Break => {
             tokio::task::yield_now().await;
             panic!("deliberate crash in a task")
+        }
+        Command::Deploy => {
+            let place = mcp_bridge::prompt_async("Where to?")
+                .await
+                .map_err(|e| e.to_string())?;
+            let task = mcp_bridge::start_task_async().await;
+            println!("deploying to {place} (a task: {task})");
+            let yes = mcp_bridge::confirm_async("Really go ahead?")
+                .await
+                .map_err(|e| e.to_string())?;
+            println!("{}", went_ahead(yes));
+            Ok(None)
         }
         Command::Ask { force, name, .. } => {
             let said = match name {
