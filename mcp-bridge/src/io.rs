@@ -569,12 +569,25 @@ impl<'a> Io<'a> {
     /// questions, answered the ordinary way) belongs to the client's call,
     /// which is answered with the task at once; the client polls the task
     /// for the result, answers its later questions through it and may
-    /// cancel it. Returns whether the call runs as a task from here on:
-    /// `true` too for a call that already is one (a command with
-    /// `#[mcp(task)]`, called by a client that supports tasks), `false` in
-    /// CLI mode, for a command without `task`, a client that does not
-    /// support the Tasks extension or speaks a protocol older than
-    /// 2026-07-28, and a call in a child process (`#[mcp(isolate)]`).
+    /// cancel it. A handler that prints with `println!` calls
+    /// [`start_task`](crate::start_task), an `async` one
+    /// [`start_task_async`](crate::start_task_async).
+    ///
+    /// Returns whether the call runs as a task from here on:
+    ///
+    /// - `true` for a deferred call of a client that supports the Tasks
+    ///   extension and speaks protocol 2026-07-28 (where a call's first
+    ///   questions are `input_required` rounds, which a task can follow
+    ///   on from); and for a call that is a task already: one of a command
+    ///   with `#[mcp(task)]` or `task = "required"`, called by a client
+    ///   that supports the extension, whatever its protocol;
+    /// - `false` in CLI mode; for a command without `task`; for a client
+    ///   without the extension; for a deferred call of a client older
+    ///   than 2026-07-28 (its questions are requests in its session, which
+    ///   no task follows on from: the call stays an ordinary one); in a
+    ///   child process (`Bridge::isolate_calls`; `#[mcp(isolate)]` with
+    ///   `task = "deferred"` is refused at compile time); and when the call
+    ///   was cancelled or timed out meanwhile.
     ///
     /// ```
     /// use mcp_bridge::Io;

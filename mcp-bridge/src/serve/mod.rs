@@ -477,6 +477,9 @@ impl BridgeServer {
             false => job,
         };
         let supports_tasks = ask::supports_tasks(&context);
+        // A task from its start, for any client with the extension,
+        // whatever its protocol: the task's questions go through
+        // `tasks/get` and `tasks/update`.
         let task_now = supports_tasks
             && matches!(
                 policy.task,
@@ -487,6 +490,10 @@ impl BridgeServer {
             return Ok(self.make_task(followed));
         }
         let per_request = requests::per_request(&context);
+        // A deferred call becomes a task where it is followed (its first
+        // questions in rounds): a 2026-07-28 client's. An older client's
+        // questions are requests in its session, nothing follows its call,
+        // and it stays an ordinary call (`start_task` returns `false`).
         let task_later =
             per_request && supports_tasks && policy.task == Some(TaskSupport::Deferred);
         if per_request && (ask::can_ask(&context) || task_later) {
@@ -587,12 +594,12 @@ impl BridgeServer {
             in_flight.insert(key.clone(), followed.cancel.clone());
         }
         let _in_flight = InFlight { shared, id: key };
-        // A task needs a command that may be one and a client that can
-        // follow it (one that speaks 2026-07-28: the task's questions are
-        // answered through it).
-        let may_be_task = followed.task.is_some()
-            && requests::per_request(context)
-            && ask::supports_tasks(context);
+        // Only a deferred call becomes a task here (the others that may be
+        // tasks are tasks from their start, for a client with the
+        // extension), and only for a client with the extension (a followed
+        // call is a 2026-07-28 client's: see `run_prepared`).
+        let may_be_task =
+            followed.task == Some(TaskSupport::Deferred) && ask::supports_tasks(context);
         let next = loop {
             break tokio::select! {
                 done = &mut followed.call => Next::Done(match done {

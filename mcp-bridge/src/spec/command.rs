@@ -126,9 +126,15 @@ pub enum TaskSupport {
     Required,
     /// `#[mcp(task = "deferred")]`: an ordinary call (its questions asked
     /// the ordinary way) until its handler calls
-    /// [`Io::start_task`](crate::Io::start_task); a task from there when
-    /// the client supports the Tasks extension and speaks protocol
-    /// 2026-07-28 or later.
+    /// [`Io::start_task`](crate::Io::start_task) — a handler that prints
+    /// with `println!` calls [`start_task`](crate::start_task) from its
+    /// own thread, an `async` one
+    /// [`start_task_async`](crate::start_task_async) —; a task from there
+    /// when the client supports the Tasks extension and speaks protocol
+    /// 2026-07-28 or later. A call in a child process cannot become a
+    /// task: `#[mcp(isolate)]` with it is refused at compile time, and
+    /// under [`Bridge::isolate_calls`](crate::Bridge::isolate_calls) the
+    /// functions return `false`.
     Deferred,
 }
 
