@@ -68,6 +68,9 @@ pub struct McpAttrs {
     pub isolate: bool,
     /// `#[mcp(task)]`: long-running; a client that supports the MCP Tasks
     /// extension gets a task to poll (when: [`TaskSupport`]).
+    ///
+    /// Changed in 0.1: a `bool` before `task = "required"` and
+    /// `task = "deferred"` (`true` is `Some(TaskSupport::Optional)`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub task: Option<TaskSupport>,
     /// `#[mcp(title = "...")]`: the tool's human-readable title.
@@ -456,6 +459,8 @@ pub struct CommandLayer {
     pub mcp_serial: bool,
     pub mcp_timeout: Option<std::time::Duration>,
     pub mcp_isolate: bool,
+    /// `#[mcp(task)]`, `task = "..."`. Changed in 0.1: a `bool` before the
+    /// modes (`true` is `Some(TaskSupport::Optional)`).
     pub mcp_task: Option<TaskSupport>,
     pub mcp_title: Option<&'static str>,
     pub mcp_icon: Option<&'static str>,
@@ -563,6 +568,9 @@ pub struct ToolSpec {
     pub isolate: bool,
     /// `#[mcp(task)]`: a call may become a task (MCP Tasks extension),
     /// and when.
+    ///
+    /// Changed in 0.1: a `bool` before `task = "required"` and
+    /// `task = "deferred"` (`true` is `Some(TaskSupport::Optional)`).
     #[serde(skip)]
     pub task: Option<TaskSupport>,
     /// `#[mcp(title = "...")]`: the tool's human-readable title.
