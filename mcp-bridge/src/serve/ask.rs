@@ -3,10 +3,10 @@
 //! requests: a form with one property (`confirm`, a boolean, or `answer`,
 //! a string), one request of a call open at a time. The handler's call
 //! thread waits for the answer; the call's cancellation or timeout ends
-//! the wait. A client that did not declare
-//! elicitation support, or a protocol version without server requests,
-//! gets no request: the question fails with the reason, and the handler
-//! decides (see `Unanswered::instead`).
+//! the wait. A client that did not declare elicitation support gets no
+//! request: the question fails with the reason, and the handler decides
+//! (see `Unanswered::instead`). A yes comes only as the form's `confirm`;
+//! a text may come as the answer's one property under another name.
 //!
 //! Protocol 2026-07-28 has no server requests: there the question is the
 //! call's answer, an `input_required` result whose `requestState` names
@@ -19,9 +19,10 @@
 //! A call that runs as a task of the MCP Tasks extension puts each
 //! question in the task (rmcp's `TaskContext::request_input`, under a key
 //! of its own, so several can wait at once), where the client finds it
-//! with `tasks/get` and answers it with `tasks/update`. The same channel
-//! carries a handler's [`Io::start_task`](crate::Io::start_task): the call
-//! it follows becomes a task from there.
+//! with `tasks/get` and answers it with `tasks/update`; it waits no longer
+//! than the task lives (`run_as_task` stops the call then). The same
+//! channel carries a handler's [`Io::start_task`](crate::Io::start_task):
+//! the call it follows becomes a task from there.
 
 use std::sync::Arc;
 
