@@ -642,8 +642,8 @@ impl BridgeServer {
             Next::Asked(asked) if shared.draining.is_cancelled() => {
                 followed.cancel.cancel();
                 Ok(CallToolResult::error(vec![ContentBlock::text(format!(
-                    "tool `{}` stopped: it asked \"{}\" as the server was shutting down, \
-                     which takes no answer",
+                    "tool `{}` stopped: it asked \"{}\" while the server was shutting \
+                     down, which takes no more calls to answer it",
                     followed.tool,
                     asked.question.text()
                 ))])
