@@ -19,15 +19,18 @@ pub(crate) fn check(cx: &Ctxt, input: &Input<'_>) {
         Input::Struct(container, fields) => {
             check_tool_name(cx, container.layer.mcp.name.as_ref());
             check_hints(cx, &container.layer.mcp);
+            check_task(cx, &container.layer.mcp);
             check_fields(cx, fields);
             check_fixed(cx, &container.layer.mcp, fields);
         }
         Input::Enum(container, variants) => {
             check_tool_name(cx, container.layer.mcp.name.as_ref());
             check_hints(cx, &container.layer.mcp);
+            check_task(cx, &container.layer.mcp);
             for variant in variants {
                 check_tool_name(cx, variant.layer.mcp.name.as_ref());
                 check_hints(cx, &variant.layer.mcp);
+                check_task(cx, &variant.layer.mcp);
                 if let VariantKind::Named(fields) = &variant.kind {
                     check_fields(cx, fields);
                     check_fixed(cx, &variant.layer.mcp, fields);
@@ -48,6 +51,23 @@ fn check_hints(cx: &Ctxt, mcp: &McpAttrs) {
                 destructive.span,
                 "a command cannot be both `read_only` and `destructive`: a read-only command \
                  changes nothing; keep the one that is true",
+            );
+        }
+    }
+}
+
+/// A call in a child process (`isolate`) has no way back to its server
+/// to become a task part-way through: with `task = "deferred"` it never
+/// would (`start_task` returns `false` there).
+fn check_task(cx: &Ctxt, mcp: &McpAttrs) {
+    let deferred = crate::parse::mcp_keys::TASK_MODES[2];
+    if let (Some(_), Some(task)) = (mcp.isolate, &mcp.task) {
+        if task.value == deferred {
+            cx.error_span(
+                task.span,
+                "`task = \"deferred\"` cannot go with `isolate`: a call in a child process \
+                 cannot become a task part-way through (`start_task` returns `false` there); \
+                 write `task` to make each call a task from its start, or drop `isolate`",
             );
         }
     }

@@ -64,13 +64,17 @@ use crate::traits::McpCommand;
 ///   [`Io::cancelled`]);
 /// - on SIGTERM, SIGINT or the end of stdin, new calls are refused and
 ///   running ones get [`shutdown_grace`](Self::shutdown_grace) to finish;
-///   the exit code is non-zero if some were cut off.
+///   the exit code is non-zero if some were cut off. A call waiting for
+///   its user's answer in an `input_required` round or in a task (or
+///   asking so from then on) stops at once: a person's answer is not
+///   waited for, and a round's would come in a call the server refuses.
 pub struct Bridge<C> {
     handler: Handler<C>,
     command_name: String,
     limits: Limits,
     grace: Duration,
     isolate: bool,
+    task_ttl: Option<Duration>,
     hide_command: bool,
     tool_mode: ToolMode,
 }
@@ -84,6 +88,7 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
             limits: Limits::default(),
             grace: Duration::from_secs(10),
             isolate: false,
+            task_ttl: None,
             hide_command: false,
             tool_mode: ToolMode::Flat,
         }
@@ -123,6 +128,12 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
         self
     }
 
+    /// See [`BridgeServer::task_ttl`].
+    pub fn task_ttl(mut self, ttl: Duration) -> Self {
+        self.task_ttl = Some(ttl);
+        self
+    }
+
     /// See [`BridgeServer::isolate_calls`].
     pub fn isolate_calls(mut self, isolate: bool) -> Self {
         self.isolate = isolate;
@@ -153,10 +164,14 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
         mode: &ToolMode,
     ) -> Result<BridgeServer, RegistryError> {
         let limits = self.limits.clone();
-        BridgeServer::from_registry(registry, self.handler.clone())
+        let server = BridgeServer::from_registry(registry, self.handler.clone())
             .limits(|set| *set = limits)
-            .isolate_calls(self.isolate)
-            .tool_mode(mode)
+            .isolate_calls(self.isolate);
+        let server = match self.task_ttl {
+            Some(ttl) => server.task_ttl(ttl),
+            None => server,
+        };
+        server.tool_mode(mode)
     }
 
     /// Runs with the process's arguments. An `async` handler runs on a
@@ -176,10 +191,13 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
         // Only what needs it runs on a runtime: the server, and async
         // handlers; a synchronous CLI command runs on this thread.
         let (call, bridge) = match self.route(args) {
-            Route::Cli(cli, reply) => match run_cli(&self.handler, cli, reply) {
-                Ok(code) => return code,
-                Err(call) => (Some(call), None),
-            },
+            Route::Cli(cli, reply) => {
+                let panics = reply.as_ref().map(Reply::for_panic);
+                match telling_panics(panics, || run_cli(&self.handler, cli, reply)) {
+                    Ok(code) => return code,
+                    Err(call) => (Some(call), None),
+                }
+            }
             Route::Bridge(args) => (None, Some(args)),
         };
         let runtime = match tokio::runtime::Builder::new_multi_thread()
@@ -190,7 +208,10 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
             Err(error) => return fail(&error),
         };
         let code = match (call, bridge) {
-            (Some((call, reply)), _) => ended(runtime.block_on(call), reply),
+            (Some((call, reply)), _) => {
+                let panics = reply.as_ref().map(Reply::for_panic);
+                telling_panics(panics, || ended(runtime.block_on(call), reply))
+            }
             (None, Some(args)) => runtime.block_on(self.run_bridge(*args)),
             (None, None) => unreachable!("routed to one of them"),
         };
@@ -218,17 +239,35 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
                 // runtime, and may start a runtime of its own.
                 Handler::WithIo(_) | Handler::Plain(_) => {
                     let handler = self.handler.clone();
+                    let panics = reply.as_ref().map(Reply::for_panic);
                     let ran =
                         tokio::task::spawn_blocking(move || run_cli(&handler, cli, reply).ok())
                             .await;
                     match ran {
                         Ok(Some(code)) => code,
+                        Err(error) if error.is_panic() => {
+                            if let Some(panics) = panics {
+                                panics.send_panic(&*error.into_panic());
+                            }
+                            ExitCode::from(101)
+                        }
                         _ => ExitCode::from(101),
                     }
                 }
                 Handler::Async(f) => {
-                    let mcp = reply.is_some();
-                    ended(f(cli, mcp).await, reply)
+                    let call = f(cli, reply.is_some());
+                    let Some(panics) = reply.as_ref().map(Reply::for_panic) else {
+                        return ended(call.await, reply);
+                    };
+                    // An isolated call: run as a task, to see its panic.
+                    match tokio::spawn(call).await {
+                        Ok(done) => ended(done, reply),
+                        Err(error) if error.is_panic() => {
+                            panics.send_panic(&*error.into_panic());
+                            ExitCode::from(101)
+                        }
+                        Err(_) => ExitCode::from(101),
+                    }
                 }
             },
             Route::Bridge(args) => self.run_bridge(*args).await,
@@ -507,6 +546,22 @@ fn run_cli<C>(
         }
         Handler::Plain(f) => Ok(ended(f(cli, mcp), reply)),
         Handler::Async(f) => Err((f(cli, mcp), reply)),
+    }
+}
+
+/// Runs `run`, the handler of an isolated call when `panics` is the way
+/// back to its server: a panic is told to the server (which then fails
+/// the call's task, as for a call it runs itself), and goes on.
+fn telling_panics<R>(panics: Option<Reply>, run: impl FnOnce() -> R) -> R {
+    let Some(panics) = panics else {
+        return run();
+    };
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)) {
+        Ok(ran) => ran,
+        Err(panic) => {
+            panics.send_panic(&*panic);
+            std::panic::resume_unwind(panic)
+        }
     }
 }
 

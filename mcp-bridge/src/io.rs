@@ -177,7 +177,8 @@ impl Display for Unanswered {
 
 impl std::error::Error for Unanswered {}
 
-/// Asks the user of one call questions from any thread ([`Io::asker`]).
+/// Asks the user of one call questions from any thread ([`Io::asker`],
+/// which says in what order a client gets them).
 #[derive(Clone)]
 pub struct Asker {
     ask: Option<AskFn>,
@@ -250,27 +251,43 @@ thread_local! {
     /// The asker of the call running on this thread (a handler printing
     /// with `println!`, run by the server on a call thread).
     static ASKER: std::cell::RefCell<Option<AskFn>> = const { std::cell::RefCell::new(None) };
+    /// What makes the call running on this thread a task ([`start_task`]).
+    static STARTER: std::cell::RefCell<Option<StartTaskFn>> =
+        const { std::cell::RefCell::new(None) };
 }
 
 tokio::task_local! {
     /// The asker of the call an async handler runs for.
     static TASK_ASKER: AskFn;
+    /// What makes the call an async handler runs for a task
+    /// ([`start_task_async`]).
+    static TASK_STARTER: StartTaskFn;
 }
 
-/// Runs an async handler's call with `ask` as its asker.
+/// Runs an async handler's call with `ask` as its asker and `start_task`
+/// as what makes it a task.
 pub(crate) async fn asking_in_task<F: std::future::Future>(
     ask: Option<AskFn>,
+    start_task: Option<StartTaskFn>,
     call: F,
 ) -> F::Output {
+    let call = async move {
+        match start_task {
+            Some(start_task) => TASK_STARTER.scope(start_task, call).await,
+            None => call.await,
+        }
+    };
     match ask {
         Some(ask) => TASK_ASKER.scope(ask, call).await,
         None => call.await,
     }
 }
 
-/// Makes `ask` the asker of the calls of this thread until the guard goes.
-pub(crate) fn asking_on_thread(ask: Option<AskFn>) -> AskerGuard {
+/// Makes `ask` the asker of the calls of this thread, and `start_task`
+/// what makes them a task, until the guard goes.
+pub(crate) fn asking_on_thread(ask: Option<AskFn>, start_task: Option<StartTaskFn>) -> AskerGuard {
     ASKER.with(|asker| *asker.borrow_mut() = ask);
+    STARTER.with(|starter| *starter.borrow_mut() = start_task);
     AskerGuard
 }
 
@@ -280,7 +297,42 @@ pub(crate) struct AskerGuard;
 impl Drop for AskerGuard {
     fn drop(&mut self) {
         ASKER.with(|asker| *asker.borrow_mut() = None);
+        STARTER.with(|starter| *starter.borrow_mut() = None);
     }
+}
+
+/// [`Io::start_task`] for a handler that prints with `println!` (one
+/// writing through [`Io`] calls [`Io::start_task`]): makes the rest of
+/// its call a task of the MCP Tasks extension, for a command with
+/// `#[mcp(task = "deferred")]`; whether the call runs as a task from
+/// here on (`false` in CLI mode, and wherever [`Io::start_task`] says).
+/// Called from the handler's own thread: a thread it started, like an
+/// `async` handler (which calls [`start_task_async`]), gets `false`.
+///
+/// ```no_run
+/// fn deploy() -> Result<(), mcp_bridge::Unanswered> {
+///     let place = mcp_bridge::prompt("Where to?")?;
+///     // The questions so far belong to the client's call; the long part
+///     // is a task the client polls, when it can.
+///     mcp_bridge::start_task();
+///     println!("deploying to {place}");
+///     Ok(())
+/// }
+/// ```
+pub fn start_task() -> bool {
+    let start = STARTER.with(|starter| starter.borrow().clone());
+    start.is_some_and(|start| start())
+}
+
+/// [`start_task`] for an `async` handler: the wait runs on a blocking
+/// thread, not on the runtime.
+pub async fn start_task_async() -> bool {
+    let Ok(start) = TASK_STARTER.try_with(Arc::clone) else {
+        return false;
+    };
+    tokio::task::spawn_blocking(move || start())
+        .await
+        .unwrap_or(false)
 }
 
 /// Asks the user to confirm `question` (yes or no), from a handler that
@@ -484,9 +536,11 @@ impl<'a> Io<'a> {
 
     /// What asks this call's user questions, as [`Io::confirm`] and
     /// [`Io::prompt`] do, from any thread: for a command that asks
-    /// several questions at once (each from a thread of its own; a client
-    /// gets them together when the call is a task, one after the other
-    /// otherwise), or code that does not hold the `Io`. In CLI mode the
+    /// several questions at once (each from a thread of its own), or code
+    /// that does not hold the `Io`. When the call is a task, its client
+    /// gets the questions together; otherwise one at a time, the next
+    /// once the last is answered (one elicitation request open per call,
+    /// or one `input_required` round after the other). In CLI mode the
     /// questions take turns on the terminal (on stderr, the answers from
     /// stdin).
     ///
@@ -515,12 +569,25 @@ impl<'a> Io<'a> {
     /// questions, answered the ordinary way) belongs to the client's call,
     /// which is answered with the task at once; the client polls the task
     /// for the result, answers its later questions through it and may
-    /// cancel it. Returns whether the call runs as a task from here on:
-    /// `true` too for a call that already is one (a command with
-    /// `#[mcp(task)]`, called by a client that supports tasks), `false` in
-    /// CLI mode, for a command without `task`, a client that does not
-    /// support the Tasks extension or speaks a protocol older than
-    /// 2026-07-28, and a call in a child process (`#[mcp(isolate)]`).
+    /// cancel it. A handler that prints with `println!` calls
+    /// [`start_task`](crate::start_task), an `async` one
+    /// [`start_task_async`](crate::start_task_async).
+    ///
+    /// Returns whether the call runs as a task from here on:
+    ///
+    /// - `true` for a deferred call of a client that supports the Tasks
+    ///   extension and speaks protocol 2026-07-28 (where a call's first
+    ///   questions are `input_required` rounds, which a task can follow
+    ///   on from); and for a call that is a task already: one of a command
+    ///   with `#[mcp(task)]` or `task = "required"`, called by a client
+    ///   that supports the extension, whatever its protocol;
+    /// - `false` in CLI mode; for a command without `task`; for a client
+    ///   without the extension; for a deferred call of a client older
+    ///   than 2026-07-28 (its questions are requests in its session, which
+    ///   no task follows on from: the call stays an ordinary one); in a
+    ///   child process (`Bridge::isolate_calls`; `#[mcp(isolate)]` with
+    ///   `task = "deferred"` is refused at compile time); and when the call
+    ///   was cancelled or timed out meanwhile.
     ///
     /// ```
     /// use mcp_bridge::Io;

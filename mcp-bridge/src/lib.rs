@@ -80,8 +80,8 @@ pub use error::{
 };
 pub use handler::IntoHandler;
 pub use io::{
-    confirm, confirm_async, prompt, prompt_async, Asker, Io, Output, Report, Unanswered,
-    UnansweredReason,
+    confirm, confirm_async, prompt, prompt_async, start_task, start_task_async, Asker, Io, Output,
+    Report, Unanswered, UnansweredReason,
 };
 pub use mcp_bridge_derive::McpTool;
 pub use registry::{Registry, ToolMode};

@@ -181,8 +181,8 @@ fn a_call_past_its_timeout_is_answered_with_an_error_naming_it() {
     for handler in ["io", "plain", "async"] {
         let mut server = session(handler, &[("FIXTURE_TIMEOUT_MS", "300")]);
         let start = Instant::now();
-        let result = server.call(2, "fixture_sleep", json!({"ms": 3000}));
-        assert!(start.elapsed() < Duration::from_millis(2000), "{handler}");
+        let result = server.call(2, "fixture_sleep", json!({"ms": 1500}));
+        assert!(start.elapsed() < Duration::from_millis(1000), "{handler}");
         assert_eq!(result["isError"], true);
         let said = text(&result);
         assert!(
@@ -190,8 +190,20 @@ fn a_call_past_its_timeout_is_answered_with_an_error_naming_it() {
             "{handler}: {said}"
         );
         assert!(said.ends_with("[exit code 124]"), "{handler}: {said}");
+        if handler == "plain" {
+            // It runs on to its end, holding the turn of the handlers that
+            // print: a call waiting for it past its own timeout never starts.
+            let result = server.call(3, "fixture_shout", json!({"text": "waiting"}));
+            assert!(
+                text(&result).contains("timed out after 300ms before it started"),
+                "{result}"
+            );
+            std::thread::sleep(
+                (start + Duration::from_millis(1600)).saturating_duration_since(Instant::now()),
+            );
+        }
         // Fast calls still pass.
-        let result = server.call(3, "fixture_shout", json!({"text": "quick"}));
+        let result = server.call(4, "fixture_shout", json!({"text": "quick"}));
         assert_eq!(text(&result), "shouted quick\n", "{handler}");
         drop(server);
     }
@@ -672,6 +684,20 @@ fn a_handler_asks_the_user_through_a_client_that_can_ask() {
             text(&result).contains("has no `confirm` of the kind asked"),
             "{handler}: {result}"
         );
+        // A yes comes as `confirm` only: a form's other boolean is no
+        // consent, even when it is the form's only property.
+        let (_, result) = ask_and_answer(
+            &mut server,
+            9,
+            json!({}),
+            json!({"action": "accept", "content": {"rememberChoice": true}}),
+        );
+        assert_eq!(result["isError"], true, "{handler}: {result}");
+        assert!(
+            text(&result).contains("has no `confirm` of the kind asked")
+                && !text(&result).contains("went ahead"),
+            "{handler}: {result}"
+        );
         server.finish();
     }
 }
@@ -712,6 +738,36 @@ fn without_a_client_that_can_ask_the_question_fails_naming_the_flag() {
         );
         server.finish();
     }
+}
+
+#[test]
+fn a_calls_questions_reach_a_client_one_after_the_other() {
+    let mut server = asking_session("io", true);
+    // Asked from two threads at once, sent one at a time.
+    send_call(&mut server, 2, "fixture_survey", json!({}));
+    let mut answered = Vec::new();
+    for _ in 0..2 {
+        let question = server.recv();
+        assert_eq!(question["method"], "elicitation/create", "{question}");
+        let open = server.recv_within(Duration::from_millis(500));
+        assert!(
+            open.is_none(),
+            "a second question while one is open: {open:?}"
+        );
+        let message = question["params"]["message"].as_str().unwrap().to_owned();
+        let content = match message.as_str() {
+            "Your name?" => json!({"answer": "Ann"}),
+            _ => json!({"confirm": true}),
+        };
+        let reply = json!({"action": "accept", "content": content});
+        server.send(&json!({"jsonrpc": "2.0", "id": question["id"], "result": reply}));
+        answered.push(message);
+    }
+    answered.sort();
+    assert_eq!(answered, ["Really go ahead?", "Your name?"]);
+    let result = server.response(&json!(2));
+    assert_eq!(text(&result["result"]), "Ann: went ahead\n", "{result}");
+    server.finish();
 }
 
 #[test]
@@ -815,11 +871,17 @@ fn tasks_session() -> RawServer {
 
 /// A session of the `io` handler whose client declares `capabilities`.
 fn session_with(capabilities: Value) -> RawServer {
+    session_with_env(capabilities, &[])
+}
+
+/// [`session_with`], the server started with `env`.
+fn session_with_env(capabilities: Value, env: &[(&str, &str)]) -> RawServer {
     let mut command = Command::new(FIXTURE);
     command
         .args(["ai", "serve"])
         .env("FIXTURE_BRIDGE_NAME", "ai")
-        .env("FIXTURE_HANDLER", "io");
+        .env("FIXTURE_HANDLER", "io")
+        .envs(env.iter().copied());
     let mut server = RawServer::spawn(command);
     let init = server.request(
         0,
@@ -879,6 +941,52 @@ fn a_cancelled_task_stops() {
     server.request(3, "tasks/cancel", json!({"taskId": task}));
     let state = settled(&mut server, &task, 10);
     assert_eq!(state["status"], "cancelled", "{state}");
+    server.finish();
+}
+
+#[test]
+fn a_cancelled_task_waiting_for_its_turn_is_cancelled_at_once() {
+    let tasks = json!({"extensions": {"io.modelcontextprotocol/tasks": {}}});
+    let mut server = session_with_env(tasks, &[("FIXTURE_MAX_CALLS", "1")]);
+    let first = server.call(2, "fixture_sleep", json!({"ms": 30_000}));
+    let first = first["taskId"].as_str().unwrap().to_owned();
+    // The one slot is taken: the second waits for it.
+    let second = server.call(3, "fixture_sleep", json!({"ms": 10}));
+    let second = second["taskId"].as_str().unwrap().to_owned();
+    server.request(4, "tasks/cancel", json!({"taskId": second}));
+    let state = settled(&mut server, &second, 10);
+    assert_eq!(state["status"], "cancelled", "{state}");
+    // The first still runs, and stops when cancelled too.
+    let state = server.request(100, "tasks/get", json!({"taskId": first}));
+    assert_eq!(state["status"], "working", "{state}");
+    server.request(101, "tasks/cancel", json!({"taskId": first}));
+    let state = settled(&mut server, &first, 102);
+    assert_eq!(state["status"], "cancelled", "{state}");
+    server.finish();
+}
+
+#[test]
+fn a_call_waiting_for_its_turn_times_out_saying_so() {
+    let env = [("FIXTURE_MAX_CALLS", "1"), ("FIXTURE_TIMEOUT_MS", "400")];
+    let mut server = session("plain", &env);
+    // Holds the one slot past its timeout: a plain handler does not stop.
+    send_call(&mut server, 2, "fixture_sleep", json!({"ms": 1500}));
+    std::thread::sleep(Duration::from_millis(100));
+    let started = Instant::now();
+    send_call(&mut server, 3, "fixture_shout", json!({"text": "late"}));
+    let first = server.response(&json!(2));
+    assert!(
+        text(&first["result"]).contains("timed out after 400ms: the command was asked to stop"),
+        "{first}"
+    );
+    let waiting = server.response(&json!(3));
+    assert!(started.elapsed() < Duration::from_millis(1200), "{waiting}");
+    let waiting = &waiting["result"];
+    assert_eq!(waiting["isError"], true, "{waiting}");
+    assert!(
+        text(waiting).contains("timed out after 400ms before it started"),
+        "{waiting}"
+    );
     server.finish();
 }
 
@@ -950,6 +1058,34 @@ fn a_tasks_questions_wait_in_the_task_together_and_are_answered_through_it() {
 }
 
 #[test]
+fn a_task_past_its_time_to_live_stops_and_fails() {
+    let capabilities = json!({
+        "elicitation": {},
+        "extensions": {"io.modelcontextprotocol/tasks": {}}
+    });
+    let env = [("FIXTURE_TASK_TTL_MS", "700"), ("FIXTURE_MAX_CALLS", "1")];
+    let mut server = session_with_env(capabilities, &env);
+    let created = server.call(2, "fixture_survey", json!({}));
+    assert_eq!(created["ttlMs"], 700, "{created}");
+    let task = created["taskId"].as_str().unwrap().to_owned();
+    // Its questions wait in the task, unanswered, and nobody asks about
+    // tasks: the call still stops when the time is up, and frees its slot.
+    std::thread::sleep(Duration::from_millis(1000));
+    let result = server.call(3, "fixture_shout", json!({"text": "next"}));
+    assert_eq!(text(&result), "shouted next\n", "{result}");
+    let state = server.request(4, "tasks/get", json!({"taskId": task}));
+    assert_eq!(state["status"], "failed", "{state}");
+    assert!(
+        state["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("task expired: its time to live (700ms) elapsed"),
+        "{state}"
+    );
+    server.finish();
+}
+
+#[test]
 fn a_task_whose_client_cannot_ask_ends_with_the_question_unanswered() {
     let mut server = tasks_session();
     let created = server.call(2, "fixture_survey", json!({}));
@@ -1005,6 +1141,31 @@ fn a_task_whose_handler_panics_fails_with_the_error_and_no_result() {
 }
 
 #[test]
+fn an_isolated_task_whose_handler_panics_fails_too() {
+    for handler in ["io", "plain", "async"] {
+        let tasks = json!({"extensions": {"io.modelcontextprotocol/tasks": {}}});
+        let env = [("FIXTURE_ISOLATE", "1"), ("FIXTURE_HANDLER", handler)];
+        let mut server = session_with_env(tasks, &env);
+        let created = server.call(2, "fixture_break", json!({}));
+        let task = created["taskId"].as_str().unwrap().to_owned();
+        let state = settled(&mut server, &task, 10);
+        assert_eq!(state["status"], "failed", "{handler}: {state}");
+        assert!(
+            state["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("the command panicked: deliberate crash in a task"),
+            "{handler}: {state}"
+        );
+        // A command that fails in its process still completes.
+        let created = server.call(100, "fixture_fail", json!({}));
+        assert!(created.get("taskId").is_none(), "{created}");
+        assert_eq!(created["isError"], true, "{handler}: {created}");
+        server.finish();
+    }
+}
+
+#[test]
 fn a_command_that_must_be_a_task_refuses_a_client_without_tasks() {
     let mut server = session("io", &[]);
     let refused = server.exchange(
@@ -1019,8 +1180,15 @@ fn a_command_that_must_be_a_task_refuses_a_client_without_tasks() {
             .is_object(),
         "{refused}"
     );
+    // Before its arguments are read: bad ones are refused the same way.
+    let refused = server.exchange(
+        3,
+        "tools/call",
+        json!({"name": "fixture_batch", "arguments": {"ms": "soon", "what": 1}}),
+    );
+    assert_eq!(refused["error"]["code"], -32021, "{refused}");
     // The server goes on; an optional task answers directly.
-    let result = server.call(3, "fixture_sleep", json!({"ms": 10}));
+    let result = server.call(4, "fixture_sleep", json!({"ms": 10}));
     assert_eq!(text(&result), "slept\n");
     server.finish();
 }
@@ -1039,13 +1207,17 @@ fn meta_2026(capabilities: &Value) -> Value {
 fn under_2026_07_28_a_handler_asks_first_then_goes_on_as_a_task() {
     let tasks = json!({"elicitation": {}, "extensions": {"io.modelcontextprotocol/tasks": {}}});
     let no_tasks = json!({"elicitation": {}});
-    for capabilities in [tasks, no_tasks] {
+    let handlers = ["io", "plain", "async"];
+    let runs = handlers
+        .iter()
+        .flat_map(|handler| [(handler, tasks.clone()), (handler, no_tasks.clone())]);
+    for (handler, capabilities) in runs {
         let as_task = capabilities.get("extensions").is_some();
         let mut command = Command::new(FIXTURE);
         command
             .args(["ai", "serve"])
             .env("FIXTURE_BRIDGE_NAME", "ai")
-            .env("FIXTURE_HANDLER", "io");
+            .env("FIXTURE_HANDLER", handler);
         let mut server = RawServer::spawn(command);
         let meta = meta_2026(&capabilities);
         let call = |extra: Value| {
@@ -1122,9 +1294,43 @@ fn under_2026_07_28_a_handler_asks_first_then_goes_on_as_a_task() {
         assert_eq!(
             text,
             format!("deploying to prod (a task: {as_task})\nwent ahead\n"),
+            "{handler}"
         );
         server.finish();
     }
+}
+
+#[test]
+fn a_handler_waiting_to_become_a_task_stops_with_its_call() {
+    let mut command = Command::new(FIXTURE);
+    command
+        .args(["ai", "serve"])
+        .env("FIXTURE_BRIDGE_NAME", "ai")
+        .env("FIXTURE_HANDLER", "io")
+        .env("FIXTURE_MAX_CALLS", "1")
+        .env("FIXTURE_TIMEOUT_MS", "500");
+    let mut server = RawServer::spawn(command);
+    let meta = meta_2026(&json!({"elicitation": {}}));
+    let call =
+        |tool: &str, arguments: Value| json!({"name": tool, "arguments": arguments, "_meta": meta});
+    // Its question answers the call; its handler then waits to become a
+    // task, behind the question nobody answers.
+    let first = server.request(1, "tools/call", call("fixture_rollout", json!({})));
+    assert_eq!(first["resultType"], "input_required", "{first}");
+    assert_eq!(
+        first["inputRequests"]["question"]["params"]["message"],
+        "Which version?"
+    );
+    // Past its timeout the call stops, its handler's wait too, and the
+    // one slot goes to the next call.
+    std::thread::sleep(Duration::from_millis(800));
+    let next = server.request(
+        2,
+        "tools/call",
+        call("fixture_shout", json!({"text": "next"})),
+    );
+    assert_eq!(text(&next), "shouted next\n", "{next}");
+    server.finish();
 }
 
 #[test]
@@ -1239,6 +1445,29 @@ fn sigterm_lets_running_calls_finish_and_answer() {
 }
 
 #[test]
+fn sigterm_stops_a_task_waiting_for_an_answer_at_once() {
+    let capabilities = json!({
+        "elicitation": {},
+        "extensions": {"io.modelcontextprotocol/tasks": {}}
+    });
+    let mut server = session_with_env(capabilities, &[("FIXTURE_GRACE_MS", "8000")]);
+    let created = server.call(2, "fixture_survey", json!({}));
+    let task = created["taskId"].as_str().unwrap().to_owned();
+    asking(&mut server, &task, 2, 10);
+    // No answer can come in time: the call stops, as one waiting in an
+    // `input_required` round does, and nothing is cut off.
+    let started = Instant::now();
+    terminate(&server);
+    let status = server.close_and_wait(Duration::from_secs(4));
+    let log = server.log();
+    let status = status.unwrap_or_else(|| panic!("still running after 4s; log:\n{log}"));
+    assert!(started.elapsed() < Duration::from_secs(4));
+    assert!(status.success(), "{status}; log:\n{log}");
+    assert!(!log.contains("cut off"), "{log}");
+    assert!(log.contains("a task's question goes unanswered"), "{log}");
+}
+
+#[test]
 fn calls_cut_off_by_the_grace_period_make_the_exit_code_non_zero() {
     let mut server = session("io", &[("FIXTURE_GRACE_MS", "200")]);
     send_call(&mut server, 2, "fixture_sleep", json!({"ms": 5000}));
@@ -1337,7 +1566,7 @@ fn tools_command_writes_the_definitions_to_a_file() {
         .unwrap();
     assert!(status.success());
     let tools: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
-    assert_eq!(tools.as_array().unwrap().len(), 26);
+    assert_eq!(tools.as_array().unwrap().len(), 27);
     assert_eq!(tools[0]["inputSchema"]["required"], json!(["text"]));
 }
 

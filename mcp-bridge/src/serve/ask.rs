@@ -1,11 +1,12 @@
 //! Questions a handler asks its user ([`Io::confirm`](crate::Io::confirm),
 //! [`confirm`](crate::confirm)...) sent to the client as MCP elicitation
 //! requests: a form with one property (`confirm`, a boolean, or `answer`,
-//! a string). The handler's call thread waits for the answer; the call's
-//! cancellation or timeout ends the wait. A client that did not declare
-//! elicitation support, or a protocol version without server requests,
-//! gets no request: the question fails with the reason, and the handler
-//! decides (see `Unanswered::instead`).
+//! a string), one request of a call open at a time. The handler's call
+//! thread waits for the answer; the call's cancellation or timeout ends
+//! the wait. A client that did not declare elicitation support gets no
+//! request: the question fails with the reason, and the handler decides
+//! (see `Unanswered::instead`). A yes comes only as the form's `confirm`;
+//! a text may come as the answer's one property under another name.
 //!
 //! Protocol 2026-07-28 has no server requests: there the question is the
 //! call's answer, an `input_required` result whose `requestState` names
@@ -18,9 +19,10 @@
 //! A call that runs as a task of the MCP Tasks extension puts each
 //! question in the task (rmcp's `TaskContext::request_input`, under a key
 //! of its own, so several can wait at once), where the client finds it
-//! with `tasks/get` and answers it with `tasks/update`. The same channel
-//! carries a handler's [`Io::start_task`](crate::Io::start_task): the call
-//! it follows becomes a task from there.
+//! with `tasks/get` and answers it with `tasks/update`; it waits no longer
+//! than the task lives (`run_as_task` stops the call then). The same
+//! channel carries a handler's [`Io::start_task`](crate::Io::start_task):
+//! the call it follows becomes a task from there.
 
 use std::sync::Arc;
 
@@ -56,7 +58,7 @@ pub(crate) enum FromCall {
     Asked(Asked),
     /// [`Io::start_task`](crate::Io::start_task): whether the call is a
     /// task from now on goes back (once it is one).
-    StartTask(std::sync::mpsc::Sender<bool>),
+    StartTask(tokio::sync::oneshot::Sender<bool>),
 }
 
 /// What asks the user of one call's client.
@@ -69,8 +71,13 @@ pub(crate) struct Asker {
 
 #[derive(Clone)]
 enum Way {
-    /// An `elicitation/create` request in the session.
-    Request(Peer<RoleServer>),
+    /// An `elicitation/create` request in the session, one at a time per
+    /// call (`turn`): many clients show one form at a time, and some
+    /// cannot handle a second request while a first is open.
+    Request {
+        peer: Peer<RoleServer>,
+        turn: Arc<tokio::sync::Mutex<()>>,
+    },
     /// Whoever follows the call: an `input_required` result answered by
     /// the next call, or an input request of its task.
     Round(tokio::sync::mpsc::UnboundedSender<FromCall>),
@@ -83,15 +90,29 @@ pub(crate) fn can_ask(context: &RequestContext<RoleServer>) -> bool {
         .is_some_and(|capabilities| capabilities.elicitation.is_some())
 }
 
+/// Why the client of a request cannot be asked, when it cannot.
+fn cannot_ask(context: &RequestContext<RoleServer>) -> Option<String> {
+    (!can_ask(context))
+        .then(|| "the MCP client did not declare that it can ask its user (elicitation)".to_owned())
+}
+
+/// Whether the client of a request supports the MCP Tasks extension.
+pub(crate) fn supports_tasks(context: &RequestContext<RoleServer>) -> bool {
+    context
+        .client_capabilities()
+        .is_some_and(|capabilities| capabilities.supports_tasks())
+}
+
 impl Asker {
     /// The asker of the client that sent a request, by elicitation
     /// requests in its session.
     pub(crate) fn of(context: &RequestContext<RoleServer>) -> Self {
         Self {
-            way: Way::Request(context.peer.clone()),
-            cannot: (!can_ask(context)).then(|| {
-                "the MCP client did not declare that it can ask its user (elicitation)".to_owned()
-            }),
+            way: Way::Request {
+                peer: context.peer.clone(),
+                turn: Arc::default(),
+            },
+            cannot: cannot_ask(context),
         }
     }
 
@@ -104,31 +125,36 @@ impl Asker {
     ) -> Self {
         Self {
             way: Way::Round(asks),
-            cannot: (!can_ask(context)).then(|| {
-                "the MCP client did not declare that it can ask its user (elicitation)".to_owned()
-            }),
+            cannot: cannot_ask(context),
         }
     }
 
     /// What makes the call a task ([`Io::start_task`](crate::Io::start_task)):
     /// for a followed call only, blocking until whoever follows it says
-    /// whether it is one now.
-    pub(crate) fn task_starter(&self) -> Option<StartTaskFn> {
+    /// whether it is one now (a round waiting for an answer says so when
+    /// it is answered, or expires), or until `stop` (the call was
+    /// cancelled or timed out: it is no task).
+    pub(crate) fn task_starter(&self, stop: CancellationToken) -> Option<StartTaskFn> {
         let Way::Round(asks) = &self.way else {
             return None;
         };
         let asks = asks.clone();
+        let runtime = tokio::runtime::Handle::current();
         Some(Arc::new(move || {
-            let (started, answer) = std::sync::mpsc::channel();
-            asks.send(FromCall::StartTask(started)).is_ok() && answer.recv().unwrap_or(false)
+            let (started, answer) = tokio::sync::oneshot::channel();
+            if asks.send(FromCall::StartTask(started)).is_err() {
+                return false;
+            }
+            let started = async move { answer.await.unwrap_or(false) };
+            wait_on(&runtime, &stop, None, started).unwrap_or(false)
         }))
     }
 
     /// The asker as a blocking function for a call thread; `stop` ends a
     /// wait for an answer (the call was cancelled or timed out), and so
-    /// does [`ROUND_EXPIRY`]. The wait runs on the server's runtime and
-    /// the thread waits on a plain channel, so a handler may ask from
-    /// inside a runtime of its own.
+    /// does [`ROUND_EXPIRY`] for an elicitation request. A followed call's
+    /// question waits as long as whoever follows it keeps it: a round
+    /// until [`ROUND_EXPIRY`], a task until its time to live.
     pub(crate) fn blocking(self, stop: CancellationToken) -> AskFn {
         let runtime = tokio::runtime::Handle::current();
         Arc::new(move |question: &Question| {
@@ -138,23 +164,45 @@ impl Asker {
                     UnansweredReason::CannotAsk(why.clone()),
                 ));
             }
-            let (sent, answer) = std::sync::mpsc::channel();
-            let (way, stop, asked) = (self.way.clone(), stop.clone(), question.clone());
-            runtime.spawn(async move {
-                let answered = tokio::select! {
-                    answered = way.ask(&asked) => answered,
-                    () = stop.cancelled() => Err(Unanswered::new(&asked, UnansweredReason::Cancelled)),
-                    () = tokio::time::sleep(ROUND_EXPIRY) => {
-                        Err(Unanswered::new(&asked, UnansweredReason::Cancelled))
-                    }
-                };
-                let _ = sent.send(answered);
-            });
-            answer
-                .recv()
-                .unwrap_or_else(|_| Err(Unanswered::new(question, UnansweredReason::Cancelled)))
+            let (way, asked) = (self.way.clone(), question.clone());
+            let limit = match way {
+                Way::Request { .. } => Some(ROUND_EXPIRY),
+                Way::Round(_) => None,
+            };
+            let answered = async move { way.ask(&asked).await };
+            wait_on(&runtime, &stop, limit, answered)
+                .unwrap_or_else(|| Err(Unanswered::new(question, UnansweredReason::Cancelled)))
         })
     }
+}
+
+/// Waits on a call thread for `wanted`, run on the server's `runtime`
+/// (the thread waits on a plain channel, so a handler may wait from
+/// inside a runtime of its own): `None` when `stop` or `limit` comes
+/// first.
+fn wait_on<T: Send + 'static>(
+    runtime: &tokio::runtime::Handle,
+    stop: &CancellationToken,
+    limit: Option<std::time::Duration>,
+    wanted: impl std::future::Future<Output = T> + Send + 'static,
+) -> Option<T> {
+    let (sent, got) = std::sync::mpsc::channel();
+    let stop = stop.clone();
+    runtime.spawn(async move {
+        let limit = async {
+            match limit {
+                Some(limit) => tokio::time::sleep(limit).await,
+                None => std::future::pending().await,
+            }
+        };
+        let got = tokio::select! {
+            got = wanted => Some(got),
+            () = stop.cancelled() => None,
+            () = limit => None,
+        };
+        let _ = sent.send(got);
+    });
+    got.recv().ok().flatten()
 }
 
 impl Way {
@@ -174,13 +222,19 @@ impl Way {
                     .await
                     .unwrap_or_else(|_| Err(Unanswered::new(question, UnansweredReason::Cancelled)))
             }
-            Way::Request(peer) => match peer.create_elicitation(form(question)).await {
-                Ok(result) => answered(question, &result),
-                Err(error) => Err(Unanswered::new(
-                    question,
-                    UnansweredReason::CannotAsk(format!("the client could not be asked: {error}")),
-                )),
-            },
+            Way::Request { peer, turn } => {
+                // The call's questions take turns: one open at a time.
+                let _turn = turn.lock().await;
+                match peer.create_elicitation(form(question)).await {
+                    Ok(result) => answered(question, &result),
+                    Err(error) => Err(Unanswered::new(
+                        question,
+                        UnansweredReason::CannotAsk(format!(
+                            "the client could not be asked: {error}"
+                        )),
+                    )),
+                }
+            }
         }
     }
 }
@@ -281,18 +335,16 @@ fn form(question: &Question) -> ElicitRequestParams {
 }
 
 /// The answer in an accepted form's content: its property of the form's
-/// name, or else its only property of the kind asked (a client that
-/// answers with a form of its own, `{"name": "Ann"}` to a line of text).
+/// name. A line of text may also come as the content's one property,
+/// whatever its name (a client that answers with a form of its own,
+/// `{"name": "Ann"}`); a yes never does: a form's other boolean
+/// (`{"rememberChoice": true}`) is no consent to the question.
 fn answer(question: &Question, content: Option<&Value>) -> Result<Answer, Unanswered> {
-    let of_kind = |value: &&Value| match question {
-        Question::Confirm(_) => value.is_boolean(),
-        Question::Text(_) => value.is_string(),
-    };
-    let given = content.and_then(|content| {
-        let fields = content.as_object()?;
-        fields.get(property(question)).or_else(|| {
-            let mut of_kind = fields.values().filter(of_kind);
-            of_kind.next().filter(|_| of_kind.next().is_none())
+    let given = content.and_then(Value::as_object).and_then(|fields| {
+        fields.get(property(question)).or_else(|| match question {
+            Question::Confirm(_) => None,
+            Question::Text(_) if fields.len() == 1 => fields.values().next(),
+            Question::Text(_) => None,
         })
     });
     match (question, given) {
@@ -316,22 +368,28 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn an_answer_is_the_forms_property_or_the_one_of_the_kind_asked() {
+    fn an_answer_is_the_forms_property_or_a_texts_one_property() {
         let text = Question::Text("Your name?".to_owned());
         let yes = Question::Confirm("Sure?".to_owned());
         let given = |question: &Question, content| answer(question, Some(&content)).ok();
         let ann = Some(Answer::Text("Ann".to_owned()));
         assert_eq!(given(&text, json!({"answer": "Ann"})), ann);
-        // A client's own form: its one text, whatever its name.
-        assert_eq!(given(&text, json!({"name": "Ann", "confirm": true})), ann);
+        assert_eq!(given(&text, json!({"answer": "Ann", "confirm": true})), ann);
+        // A client's own form: its one property, whatever its name.
+        assert_eq!(given(&text, json!({"name": "Ann"})), ann);
+        // With more than one, which is meant is unknown.
+        assert_eq!(given(&text, json!({"name": "Ann", "confirm": true})), None);
+        assert_eq!(given(&text, json!({"first": "Ann", "last": "Lee"})), None);
+        // A yes comes as `confirm` only: another boolean is no consent.
         assert_eq!(
-            given(&yes, json!({"name": "Ann", "ok": true})),
+            given(&yes, json!({"confirm": true})),
             Some(Answer::Yes(true))
         );
-        // Two texts and no `answer`: which one is meant is unknown.
-        assert_eq!(given(&text, json!({"first": "Ann", "last": "Lee"})), None);
+        assert_eq!(given(&yes, json!({"rememberChoice": true})), None);
+        assert_eq!(given(&yes, json!({"name": "Ann", "ok": true})), None);
         // The form's property of another kind is no answer.
         assert_eq!(given(&yes, json!({"confirm": "sure", "ok": true})), None);
+        assert_eq!(given(&text, json!({"answer": 3})), None);
         assert_eq!(answer(&text, None).ok(), None);
     }
 }

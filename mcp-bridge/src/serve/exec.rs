@@ -3,6 +3,9 @@
 //! output capture at a time, a timeout, cancellation, bounded output, and
 //! a count of calls still running for a graceful shutdown.
 //!
+//! - A call waits for its turn (a slot, the `serial` lock, the capture's
+//!   turn) as part of the call: its cancellation or timeout ends the wait,
+//!   and its job never starts.
 //! - A synchronous handler runs on a call thread (`pool.rs`), never on a
 //!   worker thread, so `ping` and other calls keep being answered, and a
 //!   handler may start its own runtime and `block_on` it.
@@ -156,8 +159,8 @@ pub(crate) struct Watch {
     pub(crate) progress: Option<ProgressFn>,
     /// Where the call's `tracing` events go, when the client asked.
     pub(crate) log: Option<Arc<super::logs::CallLog>>,
-    /// Who the handler's questions go to (`None`: nobody can be asked).
-    pub(crate) asker: Option<super::ask::Asker>,
+    /// Who the handler's questions go to.
+    pub(crate) asker: super::ask::Asker,
 }
 
 impl Executor {
@@ -209,28 +212,37 @@ impl Executor {
         policy: CommandPolicy,
         watch: Watch,
     ) -> Option<Ran> {
-        let slot = Arc::clone(&self.slots)
-            .acquire_owned()
-            .await
-            .expect("the semaphore is never closed");
-        let serial = match policy.serial {
-            true => Some(Arc::clone(&self.serial).lock_owned().await),
-            false => None,
-        };
+        // Counted from here: a call waiting for its turn is running for a
+        // shutdown, which gives it the grace period too.
+        let running = self.running.enter();
         #[cfg(unix)]
         let capture = self.capture.clone().filter(|_| job.prints_to_process());
         #[cfg(unix)]
-        let capture_turn = match capture {
-            Some(_) => Some(Arc::clone(&self.capture_turn).lock_owned().await),
-            None => None,
-        };
+        let takes_turns = capture.is_some();
         #[cfg(not(unix))]
-        let capture_turn = None;
-        let held = Held {
-            _slot: slot,
-            _serial: serial,
-            _capture_turn: capture_turn,
-            _running: self.running.enter(),
+        let takes_turns = false;
+        // Set once the call has its turn (a slot, and the locks it needs).
+        let started = AtomicBool::new(false);
+        let hold = async {
+            let slot = Arc::clone(&self.slots)
+                .acquire_owned()
+                .await
+                .expect("the semaphore is never closed");
+            let serial = match policy.serial {
+                true => Some(Arc::clone(&self.serial).lock_owned().await),
+                false => None,
+            };
+            let capture_turn = match takes_turns {
+                true => Some(Arc::clone(&self.capture_turn).lock_owned().await),
+                false => None,
+            };
+            started.store(true, Ordering::SeqCst);
+            Held {
+                _slot: slot,
+                _serial: serial,
+                _capture_turn: capture_turn,
+                _running: running,
+            }
         };
         let Watch {
             cancel,
@@ -243,11 +255,8 @@ impl Executor {
         let abort = CancellationToken::new();
         // A question waits until the call is stopped, at the latest; a
         // call no client can be asked for refuses it, saying so.
-        let start_task = asker.as_ref().and_then(super::ask::Asker::task_starter);
-        let ask = Some(match asker {
-            Some(asker) => asker.blocking(abort.clone()),
-            None => super::ask::refusing("no client can be asked for this call"),
-        });
+        let start_task = asker.task_starter(abort.clone());
+        let ask = Some(asker.blocking(abort.clone()));
         #[cfg(unix)]
         let start_capture = move || {
             capture.and_then(|capture| match capture.start(limit) {
@@ -278,7 +287,10 @@ impl Executor {
         #[cfg(not(unix))]
         let finish_capture = |_: Option<()>, outcome: CallOutcome| outcome;
         let outcome = |exit_code, stdout, stderr| CallOutcome::new(exit_code, stdout, stderr);
+        // Waiting for its turn is part of the call: a cancellation or the
+        // timeout ends the wait too, and the job never starts.
         let run = async {
+            let held = hold.await;
             match job {
                 // Synchronous: on the pool, holding the call's turn until
                 // the handler really returns.
@@ -290,7 +302,7 @@ impl Executor {
                         .run(move || {
                             let _log = super::logs::Entered::on_thread(log);
                             // `confirm()` from an `Io` handler asks too.
-                            let _ask = crate::io::asking_on_thread(ask.clone());
+                            let _ask = crate::io::asking_on_thread(ask.clone(), start_task.clone());
                             let _held = held;
                             let capturing = start_capture();
                             let mut out = Bounded::new(limit);
@@ -318,7 +330,7 @@ impl Executor {
                     self.pool
                         .run(move || {
                             let _log = super::logs::Entered::on_thread(log);
-                            let _ask = crate::io::asking_on_thread(ask);
+                            let _ask = crate::io::asking_on_thread(ask, start_task);
                             let _held = held;
                             let capturing = start_capture();
                             let mut returned = None;
@@ -354,15 +366,16 @@ impl Executor {
                                 return (outcome(101, String::new(), error), None, None);
                             }
                         };
-                        // A child's panic is its exit code and stderr: what
-                        // a crash of the CLI looks like.
+                        // A child's panic is its exit code and stderr, and
+                        // (on Unix) what it said comes back as a value would.
                         let (done, returned) = tokio::select! {
                             done = child.finish(limit) => done,
-                            () = abort.cancelled() => {
-                                (outcome(TIMEOUT_EXIT_CODE, String::new(), String::new()), None)
-                            }
+                            () = abort.cancelled() => (
+                                outcome(TIMEOUT_EXIT_CODE, String::new(), String::new()),
+                                super::isolate::Returned::default(),
+                            ),
                         };
-                        (done, returned, None)
+                        (done, returned.value, returned.panic)
                     })
                     .await
                     .ok()
@@ -373,7 +386,7 @@ impl Executor {
                     tokio::spawn(async move {
                         let _held = held;
                         let capturing = start_capture();
-                        let call = crate::io::asking_in_task(ask, call);
+                        let call = crate::io::asking_in_task(ask, start_task, call);
                         let mut task = tokio::spawn(super::logs::in_task(log, call));
                         let (code, returned, panic) = tokio::select! {
                             done = &mut task => match done {
@@ -415,11 +428,7 @@ impl Executor {
                     outcome: done.with_returned(returned, policy.returns, tool),
                     panic,
                 },
-                None => Ran::new(CallOutcome::new(
-                    101,
-                    String::new(),
-                    "the call failed before it could answer\n".to_owned(),
-                )),
+                None => Ran::new(CallOutcome::lost()),
             }),
             () = cancel.cancelled() => {
                 tracing::info!(tool, "call stopped");
@@ -432,11 +441,21 @@ impl Executor {
                 tracing::warn!(tool, ?timeout, "call timed out");
                 stop.store(true, Ordering::Relaxed);
                 abort.cancel();
-                let stderr = format!(
-                    "tool `{tool}` timed out after {}: the command was asked to stop \
-                     and its result is not waited for\n",
-                    describe(timeout)
-                );
+                let stderr = match started.load(Ordering::SeqCst) {
+                    true => format!(
+                        "tool `{tool}` timed out after {}: the command was asked to stop \
+                         and its result is not waited for\n",
+                        describe(timeout)
+                    ),
+                    false => format!(
+                        "tool `{tool}` timed out after {} before it started: it waited for \
+                         its turn (at most {} calls run at once, raised with \
+                         `Bridge::max_concurrent_calls`; `#[mcp(serial)]` commands run one at \
+                         a time, and so do commands printing to the process's stdout)\n",
+                        describe(timeout),
+                        self.limits.max_concurrent
+                    ),
+                };
                 Some(Ran::new(CallOutcome::new(TIMEOUT_EXIT_CODE, String::new(), stderr)))
             }
         }
@@ -459,7 +478,7 @@ fn run_caught(io: &mut Io<'_>, f: impl FnOnce(&mut Io<'_>) -> i32) -> (i32, Opti
 }
 
 /// `30s`, `1.5s`, `250ms`.
-fn describe(duration: Duration) -> String {
+pub(crate) fn describe(duration: Duration) -> String {
     if duration.subsec_nanos() == 0 {
         format!("{}s", duration.as_secs())
     } else if duration < Duration::from_secs(1) {

@@ -10,8 +10,11 @@
 //! On Unix the child's stdin is one end of a socket pair: the arguments
 //! come through it, and the value the handler returns as data
 //! ([`Output`](crate::Output)) goes back through it once the handler is
-//! done (`{"type": ..., "value": ...}`), apart from anything printed.
-//! Elsewhere stdin is a pipe and an isolated call carries no such value.
+//! done (`{"type": ..., "value": ...}`), apart from anything printed; or,
+//! when the handler panicked, what the panic said (`{"panic": ...}`), so
+//! the server tells a broken handler from a failed command (a task fails)
+//! as it does for a call it runs itself. Elsewhere stdin is a pipe and an
+//! isolated call carries neither: a child's panic is its exit code (101).
 
 use std::io::Read;
 use std::process::Stdio;
@@ -66,18 +69,38 @@ impl Reply {
     /// Sends the returned value to the parent (nothing when there is
     /// none, or no way back).
     pub(crate) fn send(self, structured: Option<&Structured>) {
-        #[cfg(unix)]
-        if let (Some(to), Some(structured)) = (self.to, structured) {
-            let reply = serde_json::json!({
+        if let Some(structured) = structured {
+            self.write(&serde_json::json!({
                 "type": structured.type_name,
                 "value": structured.value,
-            });
-            if let Err(error) = serde_json::to_writer(to, &reply) {
+            }));
+        }
+    }
+
+    /// Another way back to the parent, kept aside for a panic (this one
+    /// goes with the handler's value).
+    pub(crate) fn for_panic(&self) -> Self {
+        Self {
+            #[cfg(unix)]
+            to: self.to.as_ref().and_then(|to| to.try_clone().ok()),
+        }
+    }
+
+    /// Tells the parent the handler panicked, and what the panic said.
+    pub(crate) fn send_panic(self, panic: &(dyn std::any::Any + Send)) {
+        let message = crate::error::panic_message(panic);
+        self.write(&serde_json::json!({ "panic": message }));
+    }
+
+    fn write(self, reply: &Value) {
+        #[cfg(unix)]
+        if let Some(to) = self.to {
+            if let Err(error) = serde_json::to_writer(to, reply) {
                 eprintln!("mcp-bridge: cannot send the command's result back: {error}");
             }
         }
         #[cfg(not(unix))]
-        let _ = structured;
+        let _ = reply;
     }
 }
 
@@ -115,29 +138,43 @@ pub(crate) fn isolated_call() -> Option<Result<Call, String>> {
     })
 }
 
-/// The value a child sent back, if it sent one that reads.
-fn returned(reply: &[u8]) -> Option<Structured> {
+/// What a child sent back: the value its handler returned, or what its
+/// handler's panic said.
+#[derive(Debug, Default)]
+pub(crate) struct Returned {
+    pub(crate) value: Option<Structured>,
+    pub(crate) panic: Option<String>,
+}
+
+/// What a child sent back, if it sent something that reads.
+fn returned(reply: &[u8]) -> Returned {
     if reply.is_empty() {
-        return None;
+        return Returned::default();
     }
-    let parsed = serde_json::from_slice::<Value>(reply)
-        .ok()
-        .and_then(|reply| {
-            let Value::Object(mut reply) = reply else {
-                return None;
-            };
-            let type_name = reply.get("type")?.as_str()?.to_owned();
-            let value = reply.remove("value")?;
-            Some(Structured {
-                value,
-                type_id: None,
-                type_name,
-            })
+    let Ok(Value::Object(mut reply)) = serde_json::from_slice::<Value>(reply) else {
+        tracing::warn!("an isolated call's returned value did not read; it is left out");
+        return Returned::default();
+    };
+    if let Some(Value::String(panic)) = reply.remove("panic") {
+        return Returned {
+            value: None,
+            panic: Some(panic),
+        };
+    }
+    let value = reply
+        .get("type")
+        .and_then(Value::as_str)
+        .map(str::to_owned)
+        .zip(reply.remove("value"))
+        .map(|(type_name, value)| Structured {
+            value,
+            type_id: None,
+            type_name,
         });
-    if parsed.is_none() {
+    if value.is_none() {
         tracing::warn!("an isolated call's returned value did not read; it is left out");
     }
-    parsed
+    Returned { value, panic: None }
 }
 
 /// Reads a stream to its end into a buffer of `limit` bytes.
@@ -202,8 +239,8 @@ impl Child {
     }
 
     /// Waits for the child, reading its output into buffers of `limit`
-    /// bytes each, and the value it returned.
-    pub(crate) async fn finish(self, limit: usize) -> (CallOutcome, Option<Structured>) {
+    /// bytes each, and what it sent back.
+    pub(crate) async fn finish(self, limit: usize) -> (CallOutcome, Returned) {
         #[cfg(unix)]
         let Child { mut child, reply } = self;
         #[cfg(not(unix))]

@@ -152,14 +152,17 @@ struct Shared {
     policies: Vec<CommandPolicy>,
     info: ServerConfig,
     exec: Executor,
-    /// Set when the server is shutting down: new calls are refused.
-    draining: std::sync::atomic::AtomicBool,
+    /// Cancelled when the server is shutting down: new calls are refused,
+    /// and calls waiting for an answer stop.
+    draining: CancellationToken,
     /// Every call runs in a child process (`Bridge::isolate_calls`).
     isolate_all: bool,
     /// Calls of `#[mcp(task)]` commands made tasks (MCP Tasks extension):
     /// their state, answers to `tasks/get`, `tasks/update` and
     /// `tasks/cancel`.
     tasks: TaskManager,
+    /// How long a task may run, from the moment it is one.
+    task_ttl: Duration,
     /// The calls in flight, by session and request id, with what stops
     /// them: only a client's `notifications/cancelled` or the end of the
     /// shutdown grace period (not rmcp's own end of session, after which
@@ -199,7 +202,7 @@ enum Next {
     Done(Option<CallOutcome>),
     Asked(ask::Asked),
     /// Its handler made the rest of it a task (`Io::start_task`).
-    Task(std::sync::mpsc::Sender<bool>),
+    Task(tokio::sync::oneshot::Sender<bool>),
 }
 
 /// What belongs to one client's session: request ids are the client's
@@ -299,9 +302,10 @@ impl BridgeServer {
                 policies,
                 info,
                 exec: Executor::new(),
-                draining: std::sync::atomic::AtomicBool::new(false),
+                draining: CancellationToken::new(),
                 isolate_all: false,
                 tasks: TaskManager::new(),
+                task_ttl: DEFAULT_TASK_TTL,
                 in_flight: std::sync::Mutex::default(),
                 next_session: std::sync::atomic::AtomicU64::new(1),
             }),
@@ -411,6 +415,28 @@ impl BridgeServer {
             .map(|(_, refusal)| refusal)
     }
 
+    /// Refuses a call of a `task = "required"` tool from a client without
+    /// the Tasks extension (`-32021`, naming it): before its arguments are
+    /// read, as whatever they are the call cannot run.
+    fn refuse_task_required(
+        &self,
+        index: usize,
+        tool: &str,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let required = self.shared.policies[index].task == Some(TaskSupport::Required);
+        if !required || ask::supports_tasks(context) {
+            return Ok(());
+        }
+        tracing::debug!(
+            tool,
+            "refused: a task, for a client without the Tasks extension"
+        );
+        Err(ErrorData::missing_required_client_capability(
+            ClientCapabilities::builder().enable_tasks().build(),
+        ))
+    }
+
     /// Runs a call whose tool is found and whose value is built (or
     /// refused): within the limits, as a task when asked, cancellable.
     async fn run_prepared(
@@ -450,18 +476,10 @@ impl BridgeServer {
             },
             false => job,
         };
-        let supports_tasks = context
-            .client_capabilities()
-            .is_some_and(|capabilities| capabilities.supports_tasks());
-        if policy.task == Some(TaskSupport::Required) && !supports_tasks {
-            tracing::debug!(
-                tool,
-                "refused: a task, for a client without the Tasks extension"
-            );
-            return Err(ErrorData::missing_required_client_capability(
-                ClientCapabilities::builder().enable_tasks().build(),
-            ));
-        }
+        let supports_tasks = ask::supports_tasks(&context);
+        // A task from its start, for any client with the extension,
+        // whatever its protocol: the task's questions go through
+        // `tasks/get` and `tasks/update`.
         let task_now = supports_tasks
             && matches!(
                 policy.task,
@@ -472,6 +490,10 @@ impl BridgeServer {
             return Ok(self.make_task(followed));
         }
         let per_request = requests::per_request(&context);
+        // A deferred call becomes a task where it is followed (its first
+        // questions in rounds): a 2026-07-28 client's. An older client's
+        // questions are requests in its session, nothing follows its call,
+        // and it stays an ordinary call (`start_task` returns `false`).
         let task_later =
             per_request && supports_tasks && policy.task == Some(TaskSupport::Deferred);
         if per_request && (ask::can_ask(&context) || task_later) {
@@ -491,7 +513,7 @@ impl BridgeServer {
             cancel,
             progress,
             log,
-            asker: Some(ask::Asker::of(&context)),
+            asker: ask::Asker::of(&context),
         };
         let outcome = shared.exec.run(&tool, job, policy, watch).await;
         if let Some(outbox) = outbox {
@@ -539,7 +561,7 @@ impl BridgeServer {
             cancel: cancel.clone(),
             progress,
             log,
-            asker: Some(ask::Asker::in_rounds(asks, context)),
+            asker: ask::Asker::in_rounds(asks, context),
         };
         let server = Arc::clone(&self.shared);
         let name = tool.clone();
@@ -572,23 +594,17 @@ impl BridgeServer {
             in_flight.insert(key.clone(), followed.cancel.clone());
         }
         let _in_flight = InFlight { shared, id: key };
-        // A task needs a command that may be one and a client that can
-        // follow it (one that speaks 2026-07-28: the task's questions are
-        // answered through it).
-        let may_be_task = followed.task.is_some()
-            && requests::per_request(context)
-            && context
-                .client_capabilities()
-                .is_some_and(|capabilities| capabilities.supports_tasks());
+        // Only a deferred call becomes a task here (the others that may be
+        // tasks are tasks from their start, for a client with the
+        // extension), and only for a client with the extension (a followed
+        // call is a 2026-07-28 client's: see `run_prepared`).
+        let may_be_task =
+            followed.task == Some(TaskSupport::Deferred) && ask::supports_tasks(context);
         let next = loop {
             break tokio::select! {
                 done = &mut followed.call => Next::Done(match done {
                     Ok(ran) => ran.map(|ran| ran.outcome),
-                    Err(_) => Some(CallOutcome::new(
-                        101,
-                        String::new(),
-                        "the call failed before it could answer\n".to_owned(),
-                    )),
+                    Err(_) => Some(CallOutcome::lost()),
                 }),
                 Some(from_call) = followed.asks.recv() => match from_call {
                     ask::FromCall::Asked(asked) => Next::Asked(asked),
@@ -620,6 +636,18 @@ impl BridgeServer {
                 let task = self.make_task(followed);
                 let _ = started.send(true);
                 Ok(task)
+            }
+            // Its answer would be refused: the call stops, as those already
+            // waiting did.
+            Next::Asked(asked) if shared.draining.is_cancelled() => {
+                followed.cancel.cancel();
+                Ok(CallToolResult::error(vec![ContentBlock::text(format!(
+                    "tool `{}` stopped: it asked \"{}\" while the server was shutting \
+                     down, which takes no more calls to answer it",
+                    followed.tool,
+                    asked.question.text()
+                ))])
+                .into())
             }
             Next::Asked(asked) => {
                 let requests = std::collections::BTreeMap::from([(
@@ -682,13 +710,14 @@ impl BridgeServer {
 
     /// Answers a call still running after `timeout` with an error naming
     /// the timeout (exit code 124); a command's own
-    /// `#[mcp(timeout = "...")]` wins. Off by default.
+    /// `#[mcp(timeout = "...")]` wins. Off by default. The time counts from
+    /// the request: a call still waiting for its turn then never starts.
     pub fn call_timeout(self, timeout: Option<Duration>) -> Self {
         self.limits(|limits| limits.timeout = timeout)
     }
 
     /// Runs at most `calls` calls at the same time; the others wait their
-    /// turn (default 16).
+    /// turn (default 16), until they are cancelled or time out.
     pub fn max_concurrent_calls(self, calls: usize) -> Self {
         self.limits(|limits| limits.max_concurrent = calls)
     }
@@ -720,6 +749,16 @@ impl BridgeServer {
         self.configure(|shared| shared.isolate_all = isolate)
     }
 
+    /// How long a call made a task may run, counted from the moment it
+    /// is one (its start, or its handler's `Io::start_task`) and time
+    /// spent waiting for its user's answers included: past it, the call
+    /// is stopped and the task fails, saying its time to live elapsed.
+    /// The time to live the task shows its client (`ttlMs`); it stays
+    /// readable with `tasks/get` for as long again. Default 5 minutes.
+    pub fn task_ttl(self, ttl: Duration) -> Self {
+        self.configure(|shared| shared.task_ttl = ttl.max(Duration::from_millis(1)))
+    }
+
     /// Captures fd 1 and fd 2 around calls of handlers that print.
     #[cfg(unix)]
     pub(crate) fn capture_with(self, capture: Arc<StdCapture>) -> Self {
@@ -734,8 +773,12 @@ impl BridgeServer {
         followed
             .live
             .store(false, std::sync::atomic::Ordering::SeqCst);
-        let task = self.shared.tasks.spawn(TaskOptions::default(), |task| {
-            Box::pin(run_as_task(followed, task))
+        let draining = self.shared.draining.clone();
+        let ttl = self.shared.task_ttl;
+        let options =
+            TaskOptions::default().with_ttl_ms(u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX));
+        let task = self.shared.tasks.spawn(options, |task| {
+            Box::pin(run_as_task(followed, task, draining, ttl))
         });
         CallToolResponse::Task(CreateTaskResult::new(task))
     }
@@ -781,11 +824,11 @@ impl BridgeServer {
         Arc::clone(self.shared.exec.running())
     }
 
-    /// Refuses new calls from now on (the server is shutting down).
+    /// Refuses new calls from now on (the server is shutting down), and
+    /// stops the calls waiting for an answer, in rounds or in tasks (from
+    /// now on, or once they ask): no answer comes in time.
     pub(crate) fn drain(&self) {
-        self.shared
-            .draining
-            .store(true, std::sync::atomic::Ordering::SeqCst);
+        self.shared.draining.cancel();
         // Their answers would be refused now.
         self.shared.stop_rounds();
     }
@@ -888,7 +931,7 @@ impl BridgeServer {
         let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
         // No client to ask: a question is refused (never put to a terminal).
         let ask = ask::refusing("no client can be asked for a direct call (`BridgeServer::call`)");
-        let _ask = crate::io::asking_on_thread(Some(Arc::clone(&ask)));
+        let _ask = crate::io::asking_on_thread(Some(Arc::clone(&ask)), None);
         let Ended {
             code: exit_code,
             structured,
@@ -904,7 +947,7 @@ impl BridgeServer {
                 .enable_all()
                 .build()
                 .map_err(|error| CallError::Failed(error.to_string()))?
-                .block_on(crate::io::asking_in_task(Some(ask), call)),
+                .block_on(crate::io::asking_in_task(Some(ask), None, call)),
             Job::Isolated { .. } => {
                 return Err(CallError::Failed(
                     "isolated calls run only when served".into(),
@@ -1043,34 +1086,80 @@ fn with_output(outcome: CallOutcome, output: Option<OutputFormat>, tool: &str) -
 /// (several may wait at once), `tasks/cancel` stopping the call (the task
 /// then ends `cancelled`), a panic ending it `failed`: a command that
 /// failed is a result (`completed`, `isError`), a handler that broke is
-/// none.
+/// none. When the server shuts down (`draining`), a call waiting for an
+/// answer stops and its task fails, as a call waiting in a round stops;
+/// so does a call still running past the task's time to live (`ttl`):
+/// rmcp would fail it only at the next request about tasks, and the call
+/// would hold its slot until then.
 async fn run_as_task(
     mut followed: Followed,
     task: TaskContext,
+    draining: CancellationToken,
+    ttl: Duration,
 ) -> Result<CallToolResult, TaskExit> {
+    let expired = tokio::time::sleep(ttl);
+    tokio::pin!(expired);
     // Dropped (the task outlived its TTL, the server stopped): the call
     // stops too.
     let _stop = followed.cancel.clone().drop_guard();
     let mut asked = 0u32;
+    // The questions waiting in the task (dropped with it).
+    let mut questions = tokio::task::JoinSet::new();
     let done = loop {
         tokio::select! {
+            biased;
             done = &mut followed.call => break done,
             Some(from_call) = followed.asks.recv() => match from_call {
                 ask::FromCall::Asked(question) => {
                     asked += 1;
                     let key = format!("{}-{asked}", ask::QUESTION_KEY);
-                    tokio::spawn(ask::ask_in_task(task.clone(), key, question));
+                    questions.spawn(ask::ask_in_task(task.clone(), key, question));
                 }
                 // Already one.
                 ask::FromCall::StartTask(started) => {
                     let _ = started.send(true);
                 }
             },
+            Some(_) = questions.join_next(), if !questions.is_empty() => {}
             () = task.cancelled() => {
                 // Stopped as a cancelled call is, then settled.
                 followed.cancel.cancel();
                 let _ = (&mut followed.call).await;
                 return Err(TaskExit::Cancelled);
+            }
+            () = &mut expired => {
+                tracing::info!(
+                    tool = followed.tool,
+                    ?ttl,
+                    "a task outlived its time to live: its call is stopped"
+                );
+                followed.cancel.cancel();
+                let _ = (&mut followed.call).await;
+                return Err(TaskExit::Error(ErrorData::internal_error(
+                    format!(
+                        "tool `{}`: task expired: its time to live ({}) elapsed before it \
+                         completed (time waiting for answers included)",
+                        followed.tool,
+                        exec::describe(ttl)
+                    ),
+                    None,
+                )));
+            }
+            () = draining.cancelled(), if !questions.is_empty() => {
+                tracing::info!(
+                    tool = followed.tool,
+                    "shutting down: a task's question goes unanswered, its call is stopped"
+                );
+                followed.cancel.cancel();
+                let _ = (&mut followed.call).await;
+                return Err(TaskExit::Error(ErrorData::internal_error(
+                    format!(
+                        "tool `{}`: stopped, as the server shut down while the task waited for \
+                         an answer",
+                        followed.tool
+                    ),
+                    None,
+                )));
             }
         }
     };
@@ -1085,14 +1174,14 @@ async fn run_as_task(
         Ok(Some(ran)) => Ok(with_output(ran.outcome, followed.output, &followed.tool)),
         Ok(None) => Err(TaskExit::Cancelled),
         Err(_) => Err(TaskExit::Error(ErrorData::internal_error(
-            format!(
-                "tool `{}`: the call failed before it could answer",
-                followed.tool
-            ),
+            format!("tool `{}`: {}", followed.tool, run::LOST),
             None,
         ))),
     }
 }
+
+/// How long a task may run by default: rmcp's default time to live.
+const DEFAULT_TASK_TTL: Duration = Duration::from_millis(rmcp::task_manager::DEFAULT_TASK_TTL_MS);
 
 /// How long the first `tools/list` waits for fetched values.
 const FIRST_VALUES_WAIT: Duration = Duration::from_secs(3);
@@ -1538,7 +1627,7 @@ impl ServerHandler for BridgeServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let shared = &self.shared;
-        if shared.draining.load(std::sync::atomic::Ordering::SeqCst) {
+        if shared.draining.is_cancelled() {
             return Ok(CallToolResult::error(vec![ContentBlock::text(format!(
                 "tool `{}` not run: the server is shutting down",
                 request.name
@@ -1555,7 +1644,12 @@ impl ServerHandler for BridgeServer {
         self.first_values().await;
         let arguments = request.arguments.unwrap_or_default();
         let prepared = match &shared.surface {
-            None => shared.typed.prepare(&request.name, &arguments),
+            None => {
+                if let Some(index) = shared.typed.position(&request.name) {
+                    self.refuse_task_required(index, &request.name, &context)?;
+                }
+                shared.typed.prepare(&request.name, &arguments)
+            }
             Some((surface, flat)) => {
                 let lookup = |name: &str| shared.typed.position(name);
                 match surface.resolve(&request.name, &arguments, lookup) {
@@ -1563,8 +1657,9 @@ impl ServerHandler for BridgeServer {
                         name: request.name.to_string(),
                     }),
                     Some(Resolved::Tool { index, arguments }) => {
-                        let job = shared.typed.prepare_at(index, &arguments);
                         let name = read(flat)[index].name.to_string();
+                        self.refuse_task_required(index, &name, &context)?;
+                        let job = shared.typed.prepare_at(index, &arguments);
                         return self
                             .run_prepared(
                                 &request.name,

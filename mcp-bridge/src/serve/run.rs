@@ -41,7 +41,16 @@ impl Returns {
     }
 }
 
+/// What became of a call whose job was lost before it answered (its task
+/// of the runtime failed): said in its result, or its task's error.
+pub(crate) const LOST: &str = "the call failed before it could answer";
+
 impl CallOutcome {
+    /// The outcome of a call whose job was lost before it answered.
+    pub(crate) fn lost() -> Self {
+        Self::new(101, String::new(), format!("{LOST}\n"))
+    }
+
     /// An outcome without a returned value.
     pub(crate) fn new(exit_code: i32, stdout: String, stderr: String) -> Self {
         Self {

@@ -68,6 +68,9 @@ pub struct McpAttrs {
     pub isolate: bool,
     /// `#[mcp(task)]`: long-running; a client that supports the MCP Tasks
     /// extension gets a task to poll (when: [`TaskSupport`]).
+    ///
+    /// Changed in 0.1: a `bool` before `task = "required"` and
+    /// `task = "deferred"` (`true` is `Some(TaskSupport::Optional)`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub task: Option<TaskSupport>,
     /// `#[mcp(title = "...")]`: the tool's human-readable title.
@@ -126,9 +129,15 @@ pub enum TaskSupport {
     Required,
     /// `#[mcp(task = "deferred")]`: an ordinary call (its questions asked
     /// the ordinary way) until its handler calls
-    /// [`Io::start_task`](crate::Io::start_task); a task from there when
-    /// the client supports the Tasks extension and speaks protocol
-    /// 2026-07-28 or later.
+    /// [`Io::start_task`](crate::Io::start_task) — a handler that prints
+    /// with `println!` calls [`start_task`](crate::start_task) from its
+    /// own thread, an `async` one
+    /// [`start_task_async`](crate::start_task_async) —; a task from there
+    /// when the client supports the Tasks extension and speaks protocol
+    /// 2026-07-28 or later. A call in a child process cannot become a
+    /// task: `#[mcp(isolate)]` with it is refused at compile time, and
+    /// under [`Bridge::isolate_calls`](crate::Bridge::isolate_calls) the
+    /// functions return `false`.
     Deferred,
 }
 
@@ -450,6 +459,8 @@ pub struct CommandLayer {
     pub mcp_serial: bool,
     pub mcp_timeout: Option<std::time::Duration>,
     pub mcp_isolate: bool,
+    /// `#[mcp(task)]`, `task = "..."`. Changed in 0.1: a `bool` before the
+    /// modes (`true` is `Some(TaskSupport::Optional)`).
     pub mcp_task: Option<TaskSupport>,
     pub mcp_title: Option<&'static str>,
     pub mcp_icon: Option<&'static str>,
@@ -557,6 +568,9 @@ pub struct ToolSpec {
     pub isolate: bool,
     /// `#[mcp(task)]`: a call may become a task (MCP Tasks extension),
     /// and when.
+    ///
+    /// Changed in 0.1: a `bool` before `task = "required"` and
+    /// `task = "deferred"` (`true` is `Some(TaskSupport::Optional)`).
     #[serde(skip)]
     pub task: Option<TaskSupport>,
     /// `#[mcp(title = "...")]`: the tool's human-readable title.

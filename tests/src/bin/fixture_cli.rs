@@ -9,7 +9,7 @@
 //!   `Fn(Cli, &mut Io)`), `plain` (`Fn(Cli) -> Result`, printing with
 //!   `println!`) or `async` (`async fn(Cli)`);
 //! - `FIXTURE_TIMEOUT_MS`, `FIXTURE_OUTPUT_LIMIT`, `FIXTURE_MAX_CALLS`,
-//!   `FIXTURE_GRACE_MS`: the bridge's limits;
+//!   `FIXTURE_GRACE_MS`, `FIXTURE_TASK_TTL_MS`: the bridge's limits;
 //! - `FIXTURE_ISOLATE`: every call in a child process;
 //! - `FIXTURE_LABELS`: the file `label`'s values are fetched from (one per
 //!   line; a missing file is a failed fetch).
@@ -165,9 +165,13 @@ enum Command {
     #[mcp(task)]
     Break,
     /// Ask where to deploy, then go on as a task (for clients that
-    /// support tasks; with an `Io` handler)
+    /// support tasks)
     #[mcp(task = "deferred")]
     Deploy,
+    /// Ask which version from a thread while going on as a task (with an
+    /// `Io` handler): the question first, then `Io::start_task`
+    #[mcp(task = "deferred")]
+    Rollout,
     /// Sleep, then print `batched`: always a task
     #[mcp(task = "required")]
     Batch {
@@ -324,6 +328,20 @@ fn run_io(cli: Cli, io: &mut Io) -> Result<Option<Output>, String> {
             let yes = io.confirm("Really go ahead?").map_err(|e| e.to_string())?;
             writeln!(io.out(), "{}", went_ahead(yes)).map_err(text)?;
         }
+        Command::Rollout => {
+            let asker = io.asker();
+            let (version, task) = std::thread::scope(|scope| {
+                let version = scope.spawn(|| asker.prompt("Which version?"));
+                // The question goes first.
+                std::thread::sleep(Duration::from_millis(200));
+                let task = io.start_task();
+                (version.join(), task)
+            });
+            let version = version
+                .map_err(|_| "asking panicked")?
+                .map_err(|e| e.to_string())?;
+            writeln!(io.out(), "rolling out {version} (a task: {task})").map_err(text)?;
+        }
         other => return run_plain(Cli { command: other }),
     }
     Ok(None)
@@ -422,6 +440,13 @@ fn run_plain(cli: Cli) -> Result<Option<Output>, String> {
             println!("{name}: {}", went_ahead(yes));
         }
         Command::Break => panic!("deliberate crash in a task"),
+        Command::Deploy => {
+            let place = mcp_bridge::prompt("Where to?").map_err(|e| e.to_string())?;
+            let task = mcp_bridge::start_task();
+            println!("deploying to {place} (a task: {task})");
+            let yes = mcp_bridge::confirm("Really go ahead?").map_err(|e| e.to_string())?;
+            println!("{}", went_ahead(yes));
+        }
         Command::Batch { ms } => {
             std::thread::sleep(Duration::from_millis(ms));
             println!("batched");
@@ -430,7 +455,7 @@ fn run_plain(cli: Cli) -> Result<Option<Output>, String> {
         Command::Progress { .. }
         | Command::Exclusive { .. }
         | Command::Hurry { .. }
-        | Command::Deploy => {
+        | Command::Rollout => {
             println!("served with an Io handler only")
         }
         Command::Measure { .. }
@@ -462,6 +487,22 @@ async fn run_async(cli: Cli) -> Result<Option<Output>, String> {
         Command::Crash => {
             tokio::task::yield_now().await;
             panic!("deliberate crash")
+        }
+        Command::Break => {
+            tokio::task::yield_now().await;
+            panic!("deliberate crash in a task")
+        }
+        Command::Deploy => {
+            let place = mcp_bridge::prompt_async("Where to?")
+                .await
+                .map_err(|e| e.to_string())?;
+            let task = mcp_bridge::start_task_async().await;
+            println!("deploying to {place} (a task: {task})");
+            let yes = mcp_bridge::confirm_async("Really go ahead?")
+                .await
+                .map_err(|e| e.to_string())?;
+            println!("{}", went_ahead(yes));
+            Ok(None)
         }
         Command::Ask { force, name, .. } => {
             let said = match name {
@@ -507,6 +548,9 @@ fn main() -> ExitCode {
             }
             if let Some(calls) = number("FIXTURE_MAX_CALLS") {
                 bridge = bridge.max_concurrent_calls(calls as usize);
+            }
+            if let Some(ms) = number("FIXTURE_TASK_TTL_MS") {
+                bridge = bridge.task_ttl(Duration::from_millis(ms));
             }
             if let Some(ms) = number("FIXTURE_GRACE_MS") {
                 bridge = bridge.shutdown_grace(Duration::from_millis(ms));

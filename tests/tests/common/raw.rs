@@ -105,6 +105,13 @@ impl RawServer {
         parse_jsonrpc(&line)
     }
 
+    /// The next stdout line as JSON-RPC, if one comes within `wait`.
+    pub fn recv_within(&mut self, wait: Duration) -> Option<Value> {
+        let line = self.lines.recv_timeout(wait).ok()?;
+        self.seen.push(line.clone());
+        Some(parse_jsonrpc(&line))
+    }
+
     /// Waits for the response with `id`, failing on anything else (the
     /// server sends no notifications or requests of its own here).
     pub fn response(&mut self, id: &Value) -> Value {
