@@ -901,6 +901,14 @@ fn session_with_env(capabilities: Value, env: &[(&str, &str)]) -> RawServer {
     server
 }
 
+/// The id of the task a call answered with.
+fn task_id(created: &Value) -> String {
+    created["taskId"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no task: {created}"))
+        .to_owned()
+}
+
 /// Polls `tasks/get` until the task leaves `working`.
 fn settled(server: &mut RawServer, task: &str, first_id: i64) -> Value {
     let give_up = Instant::now() + Duration::from_secs(10);
@@ -920,7 +928,7 @@ fn a_task_command_becomes_a_task_the_client_polls() {
     let created = server.call(2, "fixture_sleep", json!({"ms": 300}));
     assert_eq!(created["resultType"], "task", "{created}");
     assert_eq!(created["status"], "working", "{created}");
-    let task = created["taskId"].as_str().unwrap().to_owned();
+    let task = task_id(&created);
     // The server answers meanwhile.
     let pong = server.exchange(3, "ping", json!({}));
     assert!(pong.get("result").is_some());
@@ -937,7 +945,7 @@ fn a_task_command_becomes_a_task_the_client_polls() {
 fn a_cancelled_task_stops() {
     let mut server = tasks_session();
     let created = server.call(2, "fixture_sleep", json!({"ms": 30_000}));
-    let task = created["taskId"].as_str().unwrap().to_owned();
+    let task = task_id(&created);
     server.request(3, "tasks/cancel", json!({"taskId": task}));
     let state = settled(&mut server, &task, 10);
     assert_eq!(state["status"], "cancelled", "{state}");
@@ -1027,7 +1035,7 @@ fn a_tasks_questions_wait_in_the_task_together_and_are_answered_through_it() {
     }));
     let created = server.call(2, "fixture_survey", json!({}));
     assert_eq!(created["resultType"], "task", "{created}");
-    let task = created["taskId"].as_str().unwrap().to_owned();
+    let task = task_id(&created);
     // Asked from two threads: both wait at once.
     let state = asking(&mut server, &task, 2, 10);
     assert_eq!(state["status"], "input_required", "{state}");
@@ -1067,7 +1075,7 @@ fn a_task_past_its_time_to_live_stops_and_fails() {
     let mut server = session_with_env(capabilities, &env);
     let created = server.call(2, "fixture_survey", json!({}));
     assert_eq!(created["ttlMs"], 700, "{created}");
-    let task = created["taskId"].as_str().unwrap().to_owned();
+    let task = task_id(&created);
     // Its questions wait in the task, unanswered, and nobody asks about
     // tasks: the call still stops when the time is up, and frees its slot.
     std::thread::sleep(Duration::from_millis(1000));
@@ -1089,7 +1097,7 @@ fn a_task_past_its_time_to_live_stops_and_fails() {
 fn a_task_whose_client_cannot_ask_ends_with_the_question_unanswered() {
     let mut server = tasks_session();
     let created = server.call(2, "fixture_survey", json!({}));
-    let task = created["taskId"].as_str().unwrap().to_owned();
+    let task = task_id(&created);
     let done = settled(&mut server, &task, 10);
     assert_eq!(done["status"], "completed", "{done}");
     assert_eq!(done["result"]["isError"], true, "{done}");
@@ -1107,7 +1115,7 @@ fn a_cancelled_task_waiting_for_an_answer_is_cancelled() {
         "extensions": {"io.modelcontextprotocol/tasks": {}}
     }));
     let created = server.call(2, "fixture_survey", json!({}));
-    let task = created["taskId"].as_str().unwrap().to_owned();
+    let task = task_id(&created);
     asking(&mut server, &task, 2, 10);
     server.request(100, "tasks/cancel", json!({"taskId": task}));
     let state = settled(&mut server, &task, 101);
@@ -1119,7 +1127,7 @@ fn a_cancelled_task_waiting_for_an_answer_is_cancelled() {
 fn a_task_whose_handler_panics_fails_with_the_error_and_no_result() {
     let mut server = tasks_session();
     let created = server.call(2, "fixture_break", json!({}));
-    let task = created["taskId"].as_str().unwrap().to_owned();
+    let task = task_id(&created);
     let state = settled(&mut server, &task, 10);
     assert_eq!(state["status"], "failed", "{state}");
     assert!(state.get("result").is_none(), "{state}");
@@ -1133,7 +1141,7 @@ fn a_task_whose_handler_panics_fails_with_the_error_and_no_result() {
     );
     // Another task completes.
     let created = server.call(100, "fixture_batch", json!({"ms": 10}));
-    let task = created["taskId"].as_str().unwrap().to_owned();
+    let task = task_id(&created);
     let state = settled(&mut server, &task, 101);
     assert_eq!(state["status"], "completed", "{state}");
     assert_eq!(text(&state["result"]), "batched\n", "{state}");
@@ -1147,7 +1155,7 @@ fn an_isolated_task_whose_handler_panics_fails_too() {
         let env = [("FIXTURE_ISOLATE", "1"), ("FIXTURE_HANDLER", handler)];
         let mut server = session_with_env(tasks, &env);
         let created = server.call(2, "fixture_break", json!({}));
-        let task = created["taskId"].as_str().unwrap().to_owned();
+        let task = task_id(&created);
         let state = settled(&mut server, &task, 10);
         assert_eq!(state["status"], "failed", "{handler}: {state}");
         assert!(
@@ -1452,7 +1460,7 @@ fn sigterm_stops_a_task_waiting_for_an_answer_at_once() {
     });
     let mut server = session_with_env(capabilities, &[("FIXTURE_GRACE_MS", "8000")]);
     let created = server.call(2, "fixture_survey", json!({}));
-    let task = created["taskId"].as_str().unwrap().to_owned();
+    let task = task_id(&created);
     asking(&mut server, &task, 2, 10);
     // No answer can come in time: the call stops, as one waiting in an
     // `input_required` round does, and nothing is cut off.

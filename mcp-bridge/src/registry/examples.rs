@@ -354,6 +354,22 @@ impl<'t> Reading<'t, '_> {
             })
     }
 
+    /// The tool's property for the option the word `shown` names (the
+    /// first `matches` finds, here or in an ancestor), or why there is none.
+    fn option(
+        &self,
+        shown: &str,
+        matches: impl Fn(&ParamSpec) -> bool,
+    ) -> Result<&'t ParamSpec, Stop> {
+        let (param, depth) = self.find(matches).ok_or_else(|| {
+            refused(format!(
+                "`{shown}` is no option of `{}`",
+                self.path_to(self.at)
+            ))
+        })?;
+        self.property(param, depth, shown)
+    }
+
     /// `--name`, `--name=value`, `--name value...`; the index of the next
     /// word to read.
     fn long(&mut self, body: &str, words: &[String], next: usize) -> Result<usize, Stop> {
@@ -362,20 +378,12 @@ impl<'t> Reading<'t, '_> {
             None => (body, None),
         };
         let shown = format!("--{name}");
-        let (param, depth) = self
-            .find(|param| match &param.kind {
-                ParamKind::Flag { long, .. } => {
-                    long.as_deref() == Some(name) || param.aliases.iter().any(|a| a == name)
-                }
-                ParamKind::Positional => false,
-            })
-            .ok_or_else(|| {
-                refused(format!(
-                    "`{shown}` is no option of `{}`",
-                    self.path_to(self.at)
-                ))
-            })?;
-        let property = self.property(param, depth, &shown)?;
+        let property = self.option(&shown, |param| match &param.kind {
+            ParamKind::Flag { long, .. } => {
+                long.as_deref() == Some(name) || param.aliases.iter().any(|a| a == name)
+            }
+            ParamKind::Positional => false,
+        })?;
         if property.action.is_flag() {
             if attached.is_some() {
                 return Err(refused(format!("`{shown}` takes no value")));
@@ -390,20 +398,12 @@ impl<'t> Reading<'t, '_> {
     fn shorts(&mut self, body: &str, words: &[String], next: usize) -> Result<usize, Stop> {
         for (at, short) in body.char_indices() {
             let shown = format!("-{short}");
-            let (param, depth) = self
-                .find(|param| match &param.kind {
-                    ParamKind::Flag { short: own, .. } => {
-                        *own == Some(short) || param.short_aliases.contains(&short)
-                    }
-                    ParamKind::Positional => false,
-                })
-                .ok_or_else(|| {
-                    refused(format!(
-                        "`{shown}` is no option of `{}`",
-                        self.path_to(self.at)
-                    ))
-                })?;
-            let property = self.property(param, depth, &shown)?;
+            let property = self.option(&shown, |param| match &param.kind {
+                ParamKind::Flag { short: own, .. } => {
+                    *own == Some(short) || param.short_aliases.contains(&short)
+                }
+                ParamKind::Positional => false,
+            })?;
             if property.action.is_flag() {
                 self.flag(property, &shown)?;
                 continue;

@@ -308,10 +308,9 @@ pub(super) fn describe_example(
     shown: usize,
     example: &serde_json::Map<String, serde_json::Value>,
 ) -> bool {
-    let call = serde_json::Value::Object(example.clone()).to_string();
-    if shown >= DESCRIBED_EXAMPLES || call.len() > DESCRIBED_EXAMPLE_BYTES {
+    let Some(call) = short_call(example).filter(|_| shown < DESCRIBED_EXAMPLES) else {
         return false;
-    }
+    };
     description.push_str(if shown == 0 {
         "\n\nExample: "
     } else {
@@ -323,12 +322,17 @@ pub(super) fn describe_example(
 
 /// How many of `examples` a description shows ([`describe_example`]).
 pub(super) fn described_examples(examples: &[serde_json::Map<String, serde_json::Value>]) -> usize {
-    let mut shown = 0;
-    for example in examples {
-        let mut scratch = String::new();
-        shown += usize::from(describe_example(&mut scratch, shown, example));
-    }
-    shown
+    examples
+        .iter()
+        .filter_map(short_call)
+        .take(DESCRIBED_EXAMPLES)
+        .count()
+}
+
+/// An example as JSON, if it is short enough for a description.
+fn short_call(example: &serde_json::Map<String, serde_json::Value>) -> Option<String> {
+    let call = serde_json::Value::Object(example.clone()).to_string();
+    (call.len() <= DESCRIBED_EXAMPLE_BYTES).then_some(call)
 }
 
 /// `#[mcp(header = "...")]` where a client can send it (SEP-2243): on a
