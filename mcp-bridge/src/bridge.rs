@@ -778,6 +778,7 @@ async fn serve_stdio(server: BridgeServer, grace: Duration, command: &str) -> Ex
         Ok(transport) => transport,
         Err(error) => return fail(&error),
     };
+    let server = server.answering_through(&transport);
     crate::io::set_serving();
     tracing::info!(tools = server.tool_count(), "serving over stdio");
     let service = match server.clone().serve(transport).await {

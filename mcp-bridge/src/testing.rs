@@ -212,6 +212,7 @@ pub async fn serve_lines(
     grace: Duration,
 ) -> Result<(), String> {
     let transport = crate::serve::transport::LineTransport::new(input, output);
+    let server = server.answering_through(&transport);
     let service = match server.clone().serve(transport).await {
         Ok(service) => service,
         // The input ended before a session began: every line was answered.

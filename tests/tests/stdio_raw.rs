@@ -564,3 +564,36 @@ fn the_task_file_is_always_whole_for_readers_and_after_a_kill() {
         assert!(stored >= 20 + round * 5, "round {round}: {stored} tasks");
     }
 }
+
+/// A call's answer is written by the thread that ran its handler, while
+/// rmcp still holds the request: the client may send a request with the
+/// same id as soon as it has the answer (JSON-RPC only asks ids to be
+/// unique among requests in flight), also after cancelling a request it
+/// already had the answer to, and each gets its own answer, once.
+#[test]
+fn an_answered_id_can_be_used_again_at_once() {
+    let mut server = Server::start();
+    server.initialize();
+    let db = server.db.to_str().unwrap().to_owned();
+    for round in 0..100 {
+        let title = format!("task {round}");
+        let result = server.call(1, "taskctl_task_add", json!({"db": db, "title": title}));
+        let (stdout, _, code) = common::outcome(&result);
+        assert_eq!(code, 0, "{result}");
+        assert_eq!(stdout, format!("added task #{}: {title}\n", round + 1));
+        let result = server.call(1, "taskctl_task_list", json!({"db": db}));
+        let (stdout, _, code) = common::outcome(&result);
+        assert_eq!(code, 0, "{result}");
+        assert_eq!(stdout.lines().count(), round + 1, "{result}");
+    }
+    server.call(7, "taskctl_task_list", json!({"db": db}));
+    server.send(
+        &json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                        "params": {"requestId": 7, "reason": "too late"}}),
+    );
+    let result = server.call(7, "taskctl_task_list", json!({"db": db}));
+    assert_eq!(common::outcome(&result).0.lines().count(), 100, "{result}");
+    // One answer per request, nothing else on stdout.
+    let log = server.raw.finish();
+    assert!(!log.contains("cannot write"), "{log}");
+}

@@ -17,6 +17,10 @@
 //!   results. Calls of handlers writing through `Io` run side by side.
 //! - An isolated call runs in a child process of the binary
 //!   (`isolate.rs`), killed when it is stopped.
+//! - Over stdio, a synchronous handler's call thread writes the call's
+//!   answer itself as soon as the handler returns ([`Reply`]), unless the
+//!   call has progress or logs to send first. Whichever of the thread and
+//!   the call's cancellation or timeout comes first decides the answer.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -29,8 +33,10 @@ use tokio_util::sync::CancellationToken;
 use super::capture::Bounded;
 use super::pool::Pool;
 use super::run::{panic_message, CallOutcome};
+use super::transport::{Replier, ANSWERED};
 use crate::handler::{Ended, Job};
-use crate::io::{Io, ProgressFn};
+use crate::io::{Io, ProgressFn, Structured};
+use crate::spec::OutputFormat;
 
 /// The exit code of a call cut off by its timeout (as `timeout(1)`).
 pub(crate) const TIMEOUT_EXIT_CODE: i32 = 124;
@@ -141,6 +147,8 @@ struct Held {
 pub(crate) struct Ran {
     pub(crate) outcome: CallOutcome,
     pub(crate) panic: Option<String>,
+    /// Whether the call's thread wrote the answer already ([`Reply`]).
+    pub(crate) answered: bool,
 }
 
 impl Ran {
@@ -148,6 +156,32 @@ impl Ran {
         Self {
             outcome,
             panic: None,
+            answered: false,
+        }
+    }
+
+    /// A call its thread answered: the answer rmcp is given is
+    /// [`ANSWERED`], which the transport drops.
+    fn answered() -> Self {
+        Self {
+            answered: true,
+            ..Self::new(CallOutcome::new(0, String::new(), String::new()))
+        }
+    }
+
+    /// The result to give rmcp for this call.
+    pub(crate) fn into_result(
+        self,
+        output: Option<OutputFormat>,
+        tool: &str,
+    ) -> rmcp::model::CallToolResult {
+        match self.answered {
+            true => {
+                let mut result = rmcp::model::CallToolResult::success(Vec::new());
+                result.structured_content = Some(serde_json::Value::from(ANSWERED));
+                result
+            }
+            false => super::with_output(self.outcome, output, tool),
         }
     }
 }
@@ -161,6 +195,65 @@ pub(crate) struct Watch {
     pub(crate) log: Option<Arc<super::logs::CallLog>>,
     /// Who the handler's questions go to.
     pub(crate) asker: super::ask::Asker,
+    /// Where the call thread writes the answer itself, when it may.
+    pub(crate) reply: Option<Reply>,
+}
+
+/// A call whose synchronous handler's thread writes the answer as soon as
+/// the handler returns (over stdio, for a call with no progress or logs to
+/// send before its answer): no hand-back to the event loop, and no wake-up
+/// of it, stands between the handler and the client.
+pub(crate) struct Reply {
+    pub(crate) replier: Arc<Replier>,
+    pub(crate) id: rmcp::model::RequestId,
+    pub(crate) output: Option<OutputFormat>,
+    /// Whether the client speaks protocol 2026-07-28 or later.
+    pub(crate) modern: bool,
+}
+
+/// Who answers a [`Reply`] call: its thread, or the event loop (a
+/// cancellation, the timeout); whoever comes first.
+const OPEN: u8 = 0;
+const BY_THREAD: u8 = 1;
+const BY_LOOP: u8 = 2;
+
+/// What a synchronous job ended with: its outcome, the value its handler
+/// returned and what its panic said.
+type Finished = (CallOutcome, Option<Structured>, Option<String>);
+
+/// A [`Reply`] call's side of the answer, on its thread.
+struct ThreadAnswer {
+    reply: Reply,
+    tool: String,
+    returns: Option<super::run::Returns>,
+    by: Arc<std::sync::atomic::AtomicU8>,
+}
+
+impl ThreadAnswer {
+    /// Writes the answer from this thread and gives `None`; or gives the
+    /// job's end back for the event loop to answer, when the loop stopped
+    /// the call first, or this is no call thread (a caller running the job
+    /// itself must not block on the writer).
+    fn answer(self, (done, returned, panic): Finished) -> Option<Finished> {
+        if !super::pool::on_call_thread()
+            || self
+                .by
+                .compare_exchange(OPEN, BY_THREAD, Ordering::SeqCst, Ordering::SeqCst)
+                .is_err()
+        {
+            return Some((done, returned, panic));
+        }
+        let outcome = done.with_returned(returned, self.returns, &self.tool);
+        let result = super::with_output(outcome, self.reply.output, &self.tool);
+        if let Err(error) = self
+            .reply
+            .replier
+            .reply(self.reply.id, result, self.reply.modern)
+        {
+            tracing::error!(tool = self.tool, %error, "cannot write the answer to the client");
+        }
+        None
+    }
 }
 
 impl Executor {
@@ -249,7 +342,22 @@ impl Executor {
             progress,
             log,
             asker,
+            reply,
         } = watch;
+        // Who answers a call its thread may answer: the thread, or this
+        // loop when it stops the call first.
+        let by = Arc::new(std::sync::atomic::AtomicU8::new(OPEN));
+        let answering = reply.map(|reply| ThreadAnswer {
+            reply,
+            tool: tool.to_owned(),
+            returns: policy.returns,
+            by: Arc::clone(&by),
+        });
+        let hurry = answering.is_none();
+        let answered_by_thread = || {
+            by.compare_exchange(OPEN, BY_LOOP, Ordering::SeqCst, Ordering::SeqCst)
+                .is_err()
+        };
         let limit = self.limits.output_limit;
         let stop = Arc::new(AtomicBool::new(false));
         let abort = CancellationToken::new();
@@ -319,9 +427,12 @@ impl Executor {
                                 capturing,
                                 outcome(code, out.into_text(), err.into_text()),
                             );
-                            (done, returned, panic)
+                            match answering {
+                                Some(answering) => answering.answer((done, returned, panic)),
+                                None => Some((done, returned, panic)),
+                            }
                         })
-                        .wait()
+                        .wait(hurry)
                         .await
                 }
                 Job::Plain(f) => {
@@ -348,9 +459,12 @@ impl Executor {
                                 capturing,
                                 outcome(code, String::new(), String::new()),
                             );
-                            (done, returned, panic)
+                            match answering {
+                                Some(answering) => answering.answer((done, returned, panic)),
+                                None => Some((done, returned, panic)),
+                            }
                         })
-                        .wait()
+                        .wait(hurry)
                         .await
                 }
                 // Isolated: a child process, killed when stopped.
@@ -379,6 +493,7 @@ impl Executor {
                     })
                     .await
                     .ok()
+                    .map(Some)
                 }
                 // Async: a task of the runtime, dropped when stopped.
                 Job::Async(call) => {
@@ -411,6 +526,7 @@ impl Executor {
                     })
                     .await
                     .ok()
+                    .map(Some)
                 }
             }
         };
@@ -424,19 +540,27 @@ impl Executor {
         };
         tokio::select! {
             done = run => Some(match done {
-                Some((done, returned, panic)) => Ran {
+                Some(Some((done, returned, panic))) => Ran {
                     outcome: done.with_returned(returned, policy.returns, tool),
                     panic,
+                    answered: false,
                 },
+                Some(None) => Ran::answered(),
                 None => Ran::new(CallOutcome::lost()),
             }),
             () = cancel.cancelled() => {
+                // Answered already or not, a cancelled call's answer is
+                // not due.
+                let _ = answered_by_thread();
                 tracing::info!(tool, "call stopped");
                 stop.store(true, Ordering::Relaxed);
                 abort.cancel();
                 None
             }
             () = timer => {
+                if answered_by_thread() {
+                    return Some(Ran::answered());
+                }
                 let timeout = timeout.unwrap_or_default();
                 tracing::warn!(tool, ?timeout, "call timed out");
                 stop.store(true, Ordering::Relaxed);

@@ -212,6 +212,8 @@ struct Session {
     id: u64,
     /// The level of the logs the client asked for (`logging/setLevel`).
     log_level: logs::ClientLevel,
+    /// Where a call thread writes its call's answer itself (stdio).
+    replier: Option<Arc<transport::Replier>>,
 }
 
 /// Removes a call from the calls in flight when it ends.
@@ -509,11 +511,23 @@ impl BridgeServer {
         }
         let _in_flight = InFlight { shared, id: key };
         let (outbox, progress, log) = call_notifications(&self.session, &tool, &context);
+        // With no progress or logs to send before it, the call thread
+        // writes the answer itself.
+        let reply = match (&self.session.replier, &outbox) {
+            (Some(replier), None) => Some(exec::Reply {
+                replier: Arc::clone(replier),
+                id: context.id.clone(),
+                output: policy.output,
+                modern: is_2026_07_28_or_later(&context),
+            }),
+            _ => None,
+        };
         let watch = Watch {
             cancel,
             progress,
             log,
             asker: ask::Asker::of(&context),
+            reply,
         };
         let outcome = shared.exec.run(&tool, job, policy, watch).await;
         if let Some(outbox) = outbox {
@@ -521,7 +535,7 @@ impl BridgeServer {
             outbox.flush().await;
         }
         match outcome {
-            Some(ran) => Ok(with_output(ran.outcome, policy.output, &tool).into()),
+            Some(ran) => Ok(ran.into_result(policy.output, &tool).into()),
             // Cancelled: rmcp sends no answer for it.
             None => Err(ErrorData::internal_error("the call was cancelled", None)),
         }
@@ -562,6 +576,7 @@ impl BridgeServer {
             progress,
             log,
             asker: ask::Asker::in_rounds(asks, context),
+            reply: None,
         };
         let server = Arc::clone(&self.shared);
         let name = tool.clone();
@@ -783,6 +798,13 @@ impl BridgeServer {
         CallToolResponse::Task(CreateTaskResult::new(task))
     }
 
+    /// The server answering over `transport`, where a synchronous
+    /// handler's thread writes its call's answer itself.
+    pub(crate) fn answering_through(mut self, transport: &transport::LineTransport) -> Self {
+        self.session.replier = transport.replier();
+        self
+    }
+
     /// The same server for another client: its own request ids and log
     /// level, the tools, limits and running calls shared (one per HTTP
     /// session).
@@ -796,6 +818,7 @@ impl BridgeServer {
             session: Session {
                 id,
                 log_level: logs::ClientLevel::default(),
+                replier: None,
             },
         }
     }
@@ -1414,6 +1437,15 @@ fn icon_mime_type(src: &str) -> Option<&str> {
 /// Where a call's notifications go: progress when its request carries a
 /// progress token, `tracing` events when the request or its session asked
 /// for logs; `None` (no queue at all) when neither.
+/// Whether a request's client negotiated protocol 2026-07-28 or later:
+/// rmcp's own test for the shape of its answers (`resultType` kept).
+fn is_2026_07_28_or_later(context: &RequestContext<RoleServer>) -> bool {
+    // ISO dates compare as strings in their order in time.
+    context.protocol_version().is_some_and(|version| {
+        version.as_str() >= rmcp::model::ProtocolVersion::V_2026_07_28.as_str()
+    })
+}
+
 fn call_notifications(
     session: &Session,
     tool: &str,

@@ -9,7 +9,9 @@
 //! just finished a call spins for a moment before it parks, so a call
 //! following closely is picked up without a wake-up; and the caller spins
 //! for a moment on the result before it awaits it, so a quick call comes
-//! back without one either. Both spins are short and bounded; idle
+//! back without one either — unless the call thread writes the call's
+//! answer to the client itself (over stdio, `exec.rs`), when nothing waits
+//! on the result in a hurry. Both spins are short and bounded; idle
 //! threads park, and leave after a while.
 
 use std::collections::VecDeque;
@@ -29,6 +31,18 @@ const CALLER_SPIN: Duration = Duration::from_micros(50);
 const KEEP_ALIVE: Duration = Duration::from_secs(10);
 
 type Task = Box<dyn FnOnce() + Send>;
+
+thread_local! {
+    /// Whether this thread is a call thread of a pool.
+    static CALL_THREAD: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether this thread is a call thread (outside the runtime, where a
+/// call may block on writing its answer), not a caller running a task
+/// itself because no thread could be started.
+pub(crate) fn on_call_thread() -> bool {
+    CALL_THREAD.get()
+}
 
 /// A pool of threads for synchronous handlers.
 pub(crate) struct Pool {
@@ -161,6 +175,7 @@ impl Shared {
     }
 
     fn work(self: Arc<Self>) {
+        CALL_THREAD.set(true);
         loop {
             if let Some(task) = self.take() {
                 self.run_task(task);
@@ -228,10 +243,13 @@ pub(crate) struct Pending<T> {
 }
 
 impl<T> Pending<T> {
-    /// The result, once the call ends; `None` if it panicked.
-    pub(crate) async fn wait(self) -> Option<T> {
+    /// The result, once the call ends; `None` if it panicked. In a
+    /// `hurry`, the caller spins a moment first, so a quick call comes back
+    /// without a wake-up (not worth the CPU when the call thread answers
+    /// the client itself).
+    pub(crate) async fn wait(self, hurry: bool) -> Option<T> {
         let start = Instant::now();
-        while !self.slot.done.load(Ordering::Acquire) && start.elapsed() < CALLER_SPIN {
+        while hurry && !self.slot.done.load(Ordering::Acquire) && start.elapsed() < CALLER_SPIN {
             std::hint::spin_loop();
         }
         loop {
@@ -252,7 +270,7 @@ mod tests {
         let pool = Pool::new(4);
         let results: Vec<_> = (0..64).map(|i| pool.run(move || i * 2)).collect();
         for (i, pending) in results.into_iter().enumerate() {
-            assert_eq!(pending.wait().await, Some(i * 2));
+            assert_eq!(pending.wait(true).await, Some(i * 2));
         }
         // A runtime of its own can be started and blocked on there.
         let nested = pool.run(|| {
@@ -261,9 +279,9 @@ mod tests {
                 .unwrap()
                 .block_on(async { 7 })
         });
-        assert_eq!(nested.wait().await, Some(7));
-        assert_eq!(pool.run(|| -> u8 { panic!("boom") }).wait().await, None);
-        assert_eq!(pool.run(|| 1).wait().await, Some(1));
+        assert_eq!(nested.wait(true).await, Some(7));
+        assert_eq!(pool.run(|| -> u8 { panic!("boom") }).wait(true).await, None);
+        assert_eq!(pool.run(|| 1).wait(true).await, Some(1));
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -290,7 +308,7 @@ mod tests {
             })
             .collect();
         for call in calls {
-            assert_eq!(call.wait().await, Some(true));
+            assert_eq!(call.wait(true).await, Some(true));
         }
     }
 }

@@ -7,6 +7,14 @@
 //! (`-32700` or `-32600`), carrying the request id whenever it can be read,
 //! and keeps serving. Messages are still parsed into rmcp's own types and
 //! handled by rmcp; only the framing is ours.
+//!
+//! One shortcut: the answer to a call of a synchronous handler is written
+//! by the call thread that ran it ([`Replier`], the same serialisation of
+//! the same rmcp types, through the same writer), so no hand-back to the
+//! event loop stands between the handler and the client. rmcp's own answer
+//! to that request comes later, marked [`ANSWERED`], and is dropped here;
+//! until it has come, a new request reusing the id waits (rmcp keeps a
+//! request under its id until it has answered it).
 
 mod framing;
 #[cfg(feature = "http")]
@@ -37,6 +45,103 @@ pub(crate) const MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
 pub(super) type Reader = Pin<Box<dyn AsyncRead + Send>>;
 pub(super) type Writer = Pin<Box<dyn AsyncWrite + Send>>;
 
+/// The `structuredContent` of the answer a call gives rmcp when the thread
+/// that ran it has already written its answer ([`Replier`]): the transport
+/// drops that answer (no result of a call is ever a bare string).
+pub(crate) const ANSWERED: &str = "(answered by the call thread)";
+
+/// Writes a call's answer from the thread that ran its handler, through
+/// the transport's writer and its lock, in the order the transport writes
+/// everything else. The answer leaves as soon as the handler returns,
+/// without a hand-back to the event loop first: rmcp's own answer to the
+/// request comes later, marked [`ANSWERED`], and is dropped.
+pub(crate) struct Replier {
+    writer: Arc<Mutex<Writer>>,
+    in_flight: Arc<std::sync::Mutex<HashSet<RequestId>>>,
+    answering: Arc<Answering>,
+    runtime: tokio::runtime::Handle,
+}
+
+/// The requests answered by their call threads whose answer from rmcp has
+/// not come through yet. rmcp keeps a request under its id until then, so
+/// a new request reusing one of these ids waits for it.
+#[derive(Default)]
+struct Answering {
+    ids: std::sync::Mutex<HashSet<RequestId>>,
+    /// Told when an id leaves `ids`.
+    passed: tokio::sync::Notify,
+}
+
+impl Answering {
+    fn insert(&self, id: &RequestId) {
+        if let Ok(mut ids) = self.ids.lock() {
+            ids.insert(id.clone());
+        }
+    }
+
+    fn remove(&self, id: &RequestId) {
+        let removed = self.ids.lock().is_ok_and(|mut ids| ids.remove(id));
+        if removed {
+            self.passed.notify_waiters();
+        }
+    }
+
+    fn contains(&self, id: &RequestId) -> bool {
+        self.ids.lock().is_ok_and(|ids| ids.contains(id))
+    }
+}
+
+impl Replier {
+    /// Writes `result` as the answer to request `id`, in the shape of
+    /// protocol 2026-07-28 when `modern` (as rmcp's handler shapes its
+    /// answers). Call it from a thread outside the runtime (it blocks until
+    /// the line is written).
+    pub(crate) fn reply(
+        &self,
+        id: RequestId,
+        result: rmcp::model::CallToolResult,
+        modern: bool,
+    ) -> std::io::Result<()> {
+        use rmcp::model::{JsonRpcMessage, ServerResult};
+        // Before the client can have it and send the id again.
+        self.answering.insert(&id);
+        if let Ok(mut in_flight) = self.in_flight.lock() {
+            in_flight.remove(&id);
+        }
+        let mut result = ServerResult::CallToolResult(result);
+        match modern {
+            true => result.fill_missing_cache_hints(),
+            false => result.strip_result_type_for_legacy_peer(),
+        }
+        let message: TxJsonRpcMessage<RoleServer> = JsonRpcMessage::response(result, id);
+        let mut bytes = serde_json::to_vec(&message)?;
+        bytes.push(b'\n');
+        let writer = Arc::clone(&self.writer);
+        self.runtime.block_on(async move {
+            let mut writer = writer.lock().await;
+            writer.write_all(&bytes).await?;
+            writer.flush().await
+        })
+    }
+}
+
+/// Whether `item` is rmcp's answer to a call whose thread already wrote
+/// it.
+fn answered_already(item: &TxJsonRpcMessage<RoleServer>) -> bool {
+    use rmcp::model::{JsonRpcMessage, ServerResult};
+    let JsonRpcMessage::Response(response) = item else {
+        return false;
+    };
+    let ServerResult::CallToolResult(result) = &response.result else {
+        return false;
+    };
+    result
+        .structured_content
+        .as_ref()
+        .and_then(serde_json::Value::as_str)
+        == Some(ANSWERED)
+}
+
 /// A line-delimited JSON-RPC transport over any reader and writer.
 pub(crate) struct LineTransport {
     reader: BufReader<Reader>,
@@ -58,6 +163,11 @@ pub(crate) struct LineTransport {
     /// them is refused, so each request gets its own answer.
     /// (`1` and `"1"` are different ids.)
     in_flight: Arc<std::sync::Mutex<HashSet<RequestId>>>,
+    /// Requests answered by their call threads, rmcp's answer to come.
+    answering: Arc<Answering>,
+    /// A message read while its request id waits for rmcp's answer to an
+    /// earlier request of that id (kept across cancellation).
+    held: Option<RxJsonRpcMessage<RoleServer>>,
 }
 
 impl LineTransport {
@@ -75,7 +185,20 @@ impl LineTransport {
             in_session: false,
             began: false,
             in_flight: Arc::default(),
+            answering: Arc::default(),
+            held: None,
         }
+    }
+
+    /// What writes calls' answers from their threads, through this
+    /// transport; `None` outside a runtime.
+    pub(crate) fn replier(&self) -> Option<Arc<Replier>> {
+        Some(Arc::new(Replier {
+            writer: Arc::clone(&self.writer),
+            in_flight: Arc::clone(&self.in_flight),
+            answering: Arc::clone(&self.answering),
+            runtime: tokio::runtime::Handle::try_current().ok()?,
+        }))
     }
 
     /// Reads up to the next newline into `self.line`. Cancel-safe: partial
@@ -130,6 +253,8 @@ impl LineTransport {
                 {
                     if let Some(id) = &cancelled.params.request_id {
                         in_flight.remove(id);
+                        // rmcp drops its answer to a cancelled request.
+                        self.answering.remove(id);
                     }
                 }
                 None
@@ -238,7 +363,11 @@ impl Transport<RoleServer> for LineTransport {
         item: TxJsonRpcMessage<RoleServer>,
     ) -> impl std::future::Future<Output = Result<(), Self::Error>> + Send + 'static {
         let writer = Arc::clone(&self.writer);
+        // Written already, by the thread that ran the call; the request's
+        // id may be in flight again, for a new request.
+        let skip = answered_already(&item);
         let answered = match &item {
+            _ if skip => None,
             rmcp::model::JsonRpcMessage::Response(response) => Some(&response.id),
             rmcp::model::JsonRpcMessage::Error(error) => error.id.as_ref(),
             _ => None,
@@ -246,7 +375,15 @@ impl Transport<RoleServer> for LineTransport {
         if let (Some(id), Ok(mut in_flight)) = (answered, self.in_flight.lock()) {
             in_flight.remove(id);
         }
+        if skip {
+            if let rmcp::model::JsonRpcMessage::Response(response) = &item {
+                self.answering.remove(&response.id);
+            }
+        }
         async move {
+            if skip {
+                return Ok(());
+            }
             let mut bytes = serde_json::to_vec(&item)?;
             bytes.push(b'\n');
             let mut writer = writer.lock().await;
@@ -260,6 +397,18 @@ impl Transport<RoleServer> for LineTransport {
             if let Err(error) = self.flush_pending().await {
                 tracing::error!("cannot write to the client: {error}");
                 return None;
+            }
+            if let Some(message) = self.held.take() {
+                let answering = Arc::clone(&self.answering);
+                let passed = answering.passed.notified();
+                if let rmcp::model::JsonRpcMessage::Request(request) = &message {
+                    if answering.contains(&request.id) {
+                        self.held = Some(message);
+                        passed.await;
+                        continue;
+                    }
+                }
+                return Some(message);
             }
             match self.read_line().await {
                 Ok(LineRead::Line) => {}
@@ -299,7 +448,7 @@ impl Transport<RoleServer> for LineTransport {
                         };
                         self.in_session = begins_session(&request.request);
                     }
-                    return Some(*message);
+                    self.held = Some(*message);
                 }
                 Decoded::Skip => continue,
                 Decoded::Reply(reply) => self.pending = Some(reply_bytes(&reply)),
