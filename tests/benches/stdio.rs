@@ -26,7 +26,9 @@
 //! (timed calls per server), `STDIO_BENCH_COLD_RUNS` (cold starts per
 //! server), `STDIO_BENCH_BIN_DIR` (take the four servers from this
 //! directory instead of building them, e.g. to measure an experimental
-//! build of the library).
+//! build of the library), `STDIO_BENCH_GAP_US` (a pause before each timed
+//! call, untimed: a client that calls now and then, when nothing on the
+//! server side is still awake from the call before).
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -50,6 +52,8 @@ struct Plan {
     warmup_calls: usize,
     rounds: usize,
     calls_per_block: usize,
+    /// The pause before each timed call.
+    gap: Duration,
 }
 
 impl Plan {
@@ -69,6 +73,7 @@ impl Plan {
                 warmup_calls: 200,
                 rounds: 2,
                 calls_per_block: 250,
+                gap: Duration::ZERO,
             }
         } else {
             Plan {
@@ -76,6 +81,7 @@ impl Plan {
                 warmup_calls: 2_000,
                 rounds: 20,
                 calls_per_block: 2_500,
+                gap: Duration::ZERO,
             }
         };
         if let Some(calls) = number("STDIO_BENCH_CALLS") {
@@ -83,6 +89,9 @@ impl Plan {
         }
         if let Some(runs) = number("STDIO_BENCH_COLD_RUNS") {
             plan.cold_runs = runs.max(1);
+        }
+        if let Some(gap) = number("STDIO_BENCH_GAP_US") {
+            plan.gap = Duration::from_micros(gap as u64);
         }
         plan
     }
@@ -459,10 +468,20 @@ fn cold_start(target: &Target) -> (u64, u64) {
     )
 }
 
-/// `count` sequential calls; appends each round trip (ns) to `samples`.
-fn calls(process: &mut Process, target: &Target, count: usize, samples: &mut Vec<u64>) {
+/// `count` sequential calls, each after a pause of `gap`; appends each
+/// round trip (ns) to `samples`.
+fn calls(
+    process: &mut Process,
+    target: &Target,
+    count: usize,
+    gap: Duration,
+    samples: &mut Vec<u64>,
+) {
     process.arm(BLOCK_LIMIT);
     for _ in 0..count {
+        if !gap.is_zero() {
+            thread::sleep(gap);
+        }
         let id = process.next_id;
         process.next_id += 1;
         let line = target.call_line(id);
@@ -562,6 +581,7 @@ fn main() -> ExitCode {
             process,
             target,
             plan.calls_for(target, plan.warmup_calls),
+            Duration::ZERO,
             &mut warmup,
         );
     }
@@ -574,6 +594,7 @@ fn main() -> ExitCode {
                 &mut processes[i],
                 &targets[i],
                 plan.calls_for(&targets[i], plan.calls_per_block),
+                plan.gap,
                 &mut samples[i],
             );
         }
@@ -695,8 +716,12 @@ fn report(
     }
 
     println!(
-        "\ntools/call round trip, sequential ({} calls each)",
-        plan.timed_calls()
+        "\ntools/call round trip, sequential ({} calls each{})",
+        plan.timed_calls(),
+        match plan.gap.is_zero() {
+            true => String::new(),
+            false => format!(", each after a pause of {} µs", plan.gap.as_micros()),
+        }
     );
     println!(
         "  {:<30} {:>10} {:>10} {:>10} {:>10}",

@@ -292,6 +292,13 @@ impl Executor {
         self.capture = Some(capture);
     }
 
+    /// Lets an idle call thread wait on the protocol input's readiness
+    /// (`Pool::watch_input`).
+    #[cfg(unix)]
+    pub(crate) fn watch_input(&self, input: std::os::fd::OwnedFd) -> std::io::Result<()> {
+        self.pool.watch_input(input)
+    }
+
     pub(crate) fn running(&self) -> &Arc<Running> {
         &self.running
     }

@@ -802,6 +802,12 @@ impl BridgeServer {
     /// handler's thread writes its call's answer itself.
     pub(crate) fn answering_through(mut self, transport: &transport::LineTransport) -> Self {
         self.session.replier = transport.replier();
+        #[cfg(unix)]
+        if let Some(input) = transport.watched_input() {
+            if let Err(error) = self.shared.exec.watch_input(input) {
+                tracing::debug!(%error, "call threads cannot wait on the input");
+            }
+        }
         self
     }
 

@@ -13,6 +13,13 @@
 //! answer to the client itself (over stdio, `exec.rs`), when nothing waits
 //! on the result in a hurry. Both spins are short and bounded; idle
 //! threads park, and leave after a while.
+//!
+//! A call that comes after a pause finds every thread parked, and waking
+//! one after the event loop has read the request puts a second wake-up in
+//! a row on its path. So over stdio one idle thread parks on the
+//! protocol input's readiness instead ([`Pool::watch_input`], edge
+//! triggered, never reading it): a request wakes it at the same moment as
+//! the event loop, and it spins for the call the loop is about to hand it.
 
 use std::collections::VecDeque;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -60,13 +67,41 @@ struct Shared {
     /// Threads running a task.
     busy: AtomicUsize,
     max_threads: usize,
+    /// Where an idle thread waits for the protocol input to be readable.
+    #[cfg(unix)]
+    input: std::sync::OnceLock<Input>,
 }
 
 #[derive(Default)]
 struct State {
     queue: VecDeque<Task>,
     threads: usize,
+    /// Threads parked on the condition variable.
     parked: usize,
+    /// Whether a thread waits on the input's readiness.
+    watching: bool,
+}
+
+/// The protocol input's readiness, waited for by one idle thread.
+#[cfg(unix)]
+struct Input {
+    poll: Mutex<mio::Poll>,
+    /// Wakes the waiting thread when a task is queued.
+    waker: mio::Waker,
+    /// The watched stream (a duplicate of the transport's; never read).
+    _fd: std::os::fd::OwnedFd,
+}
+
+#[cfg(unix)]
+const INPUT: mio::Token = mio::Token(0);
+#[cfg(unix)]
+const WAKER: mio::Token = mio::Token(1);
+
+/// Who to wake for a queued task.
+enum Wake {
+    Nobody,
+    Parked,
+    Watching,
 }
 
 impl Pool {
@@ -80,8 +115,32 @@ impl Pool {
                 spinning: AtomicUsize::new(0),
                 busy: AtomicUsize::new(0),
                 max_threads: max_threads.max(1),
+                #[cfg(unix)]
+                input: std::sync::OnceLock::new(),
             }),
         }
+    }
+
+    /// Lets one idle thread wait for `input` (the protocol's incoming
+    /// stream, a pipe) to become readable, so that it is awake when the
+    /// call a request brings is handed to it. Once; the stream is never
+    /// read here.
+    #[cfg(unix)]
+    pub(crate) fn watch_input(&self, input: std::os::fd::OwnedFd) -> std::io::Result<()> {
+        use std::os::fd::AsRawFd;
+        let poll = mio::Poll::new()?;
+        let waker = mio::Waker::new(poll.registry(), WAKER)?;
+        poll.registry().register(
+            &mut mio::unix::SourceFd(&input.as_raw_fd()),
+            INPUT,
+            mio::Interest::READABLE,
+        )?;
+        let _ = self.shared.input.set(Input {
+            poll: Mutex::new(poll),
+            waker,
+            _fd: input,
+        });
+        Ok(())
     }
 
     /// Runs `f` on a thread of the pool; its result comes through the
@@ -118,17 +177,24 @@ impl Pool {
             let waiting = state.queue.len();
             if waiting <= idle {
                 let spinning = shared.spinning.load(Ordering::SeqCst) > 0;
-                (!spinning || waiting > 1, false)
+                let wake = match !spinning || waiting > 1 {
+                    false => Wake::Nobody,
+                    true if state.parked == 0 && state.watching => Wake::Watching,
+                    true => Wake::Parked,
+                };
+                (wake, false)
             } else if state.threads < shared.max_threads {
                 state.threads += 1;
-                (false, true)
+                (Wake::Nobody, true)
             } else {
                 // Every thread is busy: the first to finish takes it.
-                (false, false)
+                (Wake::Nobody, false)
             }
         };
-        if wake {
-            shared.available.notify_one();
+        match wake {
+            Wake::Nobody => {}
+            Wake::Parked => shared.available.notify_one(),
+            Wake::Watching => shared.wake_watcher(),
         }
         if spawn {
             let worker = Arc::clone(shared);
@@ -152,6 +218,45 @@ impl Pool {
 }
 
 impl Shared {
+    /// Whether this idle thread is the one to wait on the input: when no
+    /// other thread waits on it or spins (one thread at a time is ready for
+    /// the next call; more would only take the CPU from the ones working).
+    fn may_watch(&self, state: &State) -> bool {
+        #[cfg(unix)]
+        return !state.watching
+            && self.spinning.load(Ordering::SeqCst) == 0
+            && self.input.get().is_some();
+        #[cfg(not(unix))]
+        return false;
+    }
+
+    /// Waits until the input has something to read, a task is queued, or
+    /// `KEEP_ALIVE` passes.
+    fn watch_input(&self) {
+        #[cfg(unix)]
+        if let Some(input) = self.input.get() {
+            let mut events = mio::Events::with_capacity(2);
+            let mut poll = input.poll.lock().unwrap_or_else(|e| e.into_inner());
+            if let Err(error) = poll.poll(&mut events, Some(KEEP_ALIVE)) {
+                if error.kind() != std::io::ErrorKind::Interrupted {
+                    tracing::debug!(%error, "cannot wait for the input");
+                    drop(poll);
+                    std::thread::sleep(Duration::from_millis(10));
+                }
+            }
+        }
+    }
+
+    fn wake_watcher(&self) {
+        #[cfg(unix)]
+        if let Some(input) = self.input.get() {
+            if let Err(error) = input.waker.wake() {
+                tracing::error!(%error, "cannot wake a call thread");
+                self.available.notify_one();
+            }
+        }
+    }
+
     fn take(&self) -> Option<Task> {
         if self.queued.load(Ordering::SeqCst) == 0 {
             return None;
@@ -213,6 +318,17 @@ impl Shared {
                 if let Some(task) = self.pop(&mut state) {
                     drop(state);
                     self.run_task(task);
+                    break;
+                }
+                if self.may_watch(&state) {
+                    state.watching = true;
+                    drop(state);
+                    self.watch_input();
+                    state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+                    state.watching = false;
+                    // Back to looking for work: a request came in (its
+                    // call is on its way), a task was queued, or a while
+                    // passed.
                     break;
                 }
                 state.parked += 1;

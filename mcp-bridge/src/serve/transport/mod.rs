@@ -168,6 +168,10 @@ pub(crate) struct LineTransport {
     /// A message read while its request id waits for rmcp's answer to an
     /// earlier request of that id (kept across cancellation).
     held: Option<RxJsonRpcMessage<RoleServer>>,
+    /// The incoming pipe again, for a call thread to wait on its
+    /// readiness (never read but by this transport).
+    #[cfg(unix)]
+    input: Option<std::os::fd::OwnedFd>,
 }
 
 impl LineTransport {
@@ -187,7 +191,15 @@ impl LineTransport {
             in_flight: Arc::default(),
             answering: Arc::default(),
             held: None,
+            #[cfg(unix)]
+            input: None,
         }
+    }
+
+    /// The incoming pipe, for a call thread to wait on its readiness.
+    #[cfg(unix)]
+    pub(crate) fn watched_input(&self) -> Option<std::os::fd::OwnedFd> {
+        self.input.as_ref()?.try_clone().ok()
     }
 
     /// What writes calls' answers from their threads, through this

@@ -16,10 +16,12 @@ pub(crate) fn guarded_stdio() -> std::io::Result<LineTransport> {
         use std::os::fd::AsFd;
 
         std::io::stdout().flush()?;
-        let (reader, writer) = unix_protocol_streams()?;
+        let (reader, writer, input) = unix_protocol_streams()?;
         rustix::stdio::dup2_stdout(std::io::stderr().as_fd())?;
         null_stdin()?;
-        Ok(LineTransport::new(reader, writer))
+        let mut transport = LineTransport::new(reader, writer);
+        transport.input = input;
+        Ok(transport)
     }
     #[cfg(not(unix))]
     {
@@ -35,8 +37,10 @@ pub(crate) fn null_stdin() -> std::io::Result<()> {
     Ok(())
 }
 
+/// The protocol's streams, and the input again when it is a pipe (for a
+/// call thread to wait on its readiness).
 #[cfg(unix)]
-fn unix_protocol_streams() -> std::io::Result<(Reader, Writer)> {
+fn unix_protocol_streams() -> std::io::Result<(Reader, Writer, Option<std::os::fd::OwnedFd>)> {
     use std::os::fd::AsFd;
 
     // Pipes (how MCP clients start servers) are reopened as non-blocking
@@ -44,18 +48,19 @@ fn unix_protocol_streams() -> std::io::Result<(Reader, Writer)> {
     // reactor; anything else (a file, a terminal) uses the blocking pool.
     #[cfg(target_os = "linux")]
     if let (Some(input), Some(output)) = (reopen_fifo(0, false), reopen_fifo(1, true)) {
+        let watched = input.try_clone().ok();
         if let (Ok(reader), Ok(writer)) = (
             tokio::net::unix::pipe::Receiver::from_owned_fd(input),
             tokio::net::unix::pipe::Sender::from_owned_fd(output),
         ) {
-            return Ok((Box::pin(reader), Box::pin(writer)));
+            return Ok((Box::pin(reader), Box::pin(writer), watched));
         }
     }
     let input = std::io::stdin().as_fd().try_clone_to_owned()?;
     let reader = tokio::fs::File::from_std(std::fs::File::from(input));
     let output = std::io::stdout().as_fd().try_clone_to_owned()?;
     let writer = tokio::fs::File::from_std(std::fs::File::from(output));
-    Ok((Box::pin(reader), Box::pin(writer)))
+    Ok((Box::pin(reader), Box::pin(writer), None))
 }
 
 #[cfg(target_os = "linux")]
