@@ -235,12 +235,18 @@ impl ThreadAnswer {
     /// the call first, or this is no call thread (a caller running the job
     /// itself must not block on the writer).
     fn answer(self, (done, returned, panic): Finished) -> Option<Finished> {
-        if !super::pool::on_call_thread()
-            || self
-                .by
-                .compare_exchange(OPEN, BY_THREAD, Ordering::SeqCst, Ordering::SeqCst)
-                .is_err()
+        if !super::pool::on_call_thread() {
+            return Some((done, returned, panic));
+        }
+        // Said before the race, so that the loop, if it stops the call
+        // after this thread won, can forget it.
+        self.reply.replier.expect(&self.reply.id);
+        if self
+            .by
+            .compare_exchange(OPEN, BY_THREAD, Ordering::SeqCst, Ordering::SeqCst)
+            .is_err()
         {
+            self.reply.replier.forget(&self.reply.id);
             return Some((done, returned, panic));
         }
         let outcome = done.with_returned(returned, self.returns, &self.tool);
@@ -354,6 +360,9 @@ impl Executor {
         // Who answers a call its thread may answer: the thread, or this
         // loop when it stops the call first.
         let by = Arc::new(std::sync::atomic::AtomicU8::new(OPEN));
+        let replied = reply
+            .as_ref()
+            .map(|reply| (Arc::clone(&reply.replier), reply.id.clone()));
         let answering = reply.map(|reply| ThreadAnswer {
             reply,
             tool: tool.to_owned(),
@@ -557,8 +566,22 @@ impl Executor {
             }),
             () = cancel.cancelled() => {
                 // Answered already or not, a cancelled call's answer is
-                // not due.
-                let _ = answered_by_thread();
+                // not due; rmcp sends none of its own, not even the mark
+                // of an answer its thread wrote.
+                if answered_by_thread() {
+                    if let Some((replier, id)) = replied {
+                        // rmcp took the cancellation before the thread
+                        // said it answers (later ones the transport
+                        // ignores): rmcp drops whatever this call gives
+                        // it. A request reusing the id waits until rmcp
+                        // has dropped it: after this call returns, so a
+                        // moment later.
+                        tokio::spawn(async move {
+                            tokio::time::sleep(Duration::from_millis(50)).await;
+                            replier.forget(&id);
+                        });
+                    }
+                }
                 tracing::info!(tool, "call stopped");
                 stop.store(true, Ordering::Relaxed);
                 abort.cancel();

@@ -1440,9 +1440,6 @@ fn icon_mime_type(src: &str) -> Option<&str> {
     })
 }
 
-/// Where a call's notifications go: progress when its request carries a
-/// progress token, `tracing` events when the request or its session asked
-/// for logs; `None` (no queue at all) when neither.
 /// Whether a request's client negotiated protocol 2026-07-28 or later:
 /// rmcp's own test for the shape of its answers (`resultType` kept).
 fn is_2026_07_28_or_later(context: &RequestContext<RoleServer>) -> bool {
@@ -1452,6 +1449,9 @@ fn is_2026_07_28_or_later(context: &RequestContext<RoleServer>) -> bool {
     })
 }
 
+/// Where a call's notifications go: progress when its request carries a
+/// progress token, `tracing` events when the request or its session asked
+/// for logs; `None` (no queue at all) when neither.
 fn call_notifications(
     session: &Session,
     tool: &str,

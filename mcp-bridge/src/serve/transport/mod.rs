@@ -14,7 +14,9 @@
 //! event loop stands between the handler and the client. rmcp's own answer
 //! to that request comes later, marked [`ANSWERED`], and is dropped here;
 //! until it has come, a new request reusing the id waits (rmcp keeps a
-//! request under its id until it has answered it).
+//! request under its id until it has answered it). A cancellation of a
+//! request already answered is ignored: it came too late, and passed on
+//! it would stop the next request reusing the id.
 
 mod framing;
 #[cfg(feature = "http")]
@@ -103,8 +105,6 @@ impl Replier {
         modern: bool,
     ) -> std::io::Result<()> {
         use rmcp::model::{JsonRpcMessage, ServerResult};
-        // Before the client can have it and send the id again.
-        self.answering.insert(&id);
         if let Ok(mut in_flight) = self.in_flight.lock() {
             in_flight.remove(&id);
         }
@@ -122,6 +122,23 @@ impl Replier {
             writer.write_all(&bytes).await?;
             writer.flush().await
         })
+    }
+}
+
+impl Replier {
+    /// Says that this thread may answer request `id`: until rmcp's own
+    /// answer to it has passed (or [`forget`](Self::forget)), a new request
+    /// reusing the id waits. Before the answer is written, so before the
+    /// client can send the id again.
+    pub(crate) fn expect(&self, id: &RequestId) {
+        self.answering.insert(id);
+    }
+
+    /// Forgets [`expect`](Self::expect)ed request `id`: rmcp sends no
+    /// answer of its own to it (the request was cancelled) or the thread
+    /// will not answer it.
+    pub(crate) fn forget(&self, id: &RequestId) {
+        self.answering.remove(id);
     }
 }
 
@@ -265,14 +282,41 @@ impl LineTransport {
                 {
                     if let Some(id) = &cancelled.params.request_id {
                         in_flight.remove(id);
-                        // rmcp drops its answer to a cancelled request.
-                        self.answering.remove(id);
                     }
                 }
                 None
             }
             _ => None,
         }
+    }
+
+    /// Whether `message` cancels a request that is answered already (or
+    /// was never made): too late to stop it, and, passed on, it would stop
+    /// the next request to reuse the id, or have rmcp drop its own answer
+    /// to a request a call thread answered, so that a new request reusing
+    /// the id would wait for it for ever. Such a cancellation is ignored,
+    /// as the protocol allows for a request that has completed.
+    fn cancels_an_answered_request(&self, message: &RxJsonRpcMessage<RoleServer>) -> bool {
+        let rmcp::model::JsonRpcMessage::Notification(notification) = message else {
+            return false;
+        };
+        let rmcp::model::ClientNotification::CancelledNotification(cancelled) =
+            &notification.notification
+        else {
+            return false;
+        };
+        let Some(id) = &cancelled.params.request_id else {
+            return false;
+        };
+        let answered = self
+            .in_flight
+            .lock()
+            .is_ok_and(|in_flight| !in_flight.contains(id))
+            || self.answering.contains(id);
+        if answered {
+            tracing::debug!(%id, "ignoring the cancellation of a request already answered");
+        }
+        answered
     }
 
     /// A request other than `ping` before any lifecycle began: answered
@@ -375,22 +419,20 @@ impl Transport<RoleServer> for LineTransport {
         item: TxJsonRpcMessage<RoleServer>,
     ) -> impl std::future::Future<Output = Result<(), Self::Error>> + Send + 'static {
         let writer = Arc::clone(&self.writer);
-        // Written already, by the thread that ran the call; the request's
-        // id may be in flight again, for a new request.
+        // Written already, by the thread that ran the call (when the
+        // request's id may be in flight again, for a new request).
         let skip = answered_already(&item);
         let answered = match &item {
-            _ if skip => None,
             rmcp::model::JsonRpcMessage::Response(response) => Some(&response.id),
             rmcp::model::JsonRpcMessage::Error(error) => error.id.as_ref(),
             _ => None,
         };
-        if let (Some(id), Ok(mut in_flight)) = (answered, self.in_flight.lock()) {
-            in_flight.remove(id);
-        }
-        if skip {
-            if let rmcp::model::JsonRpcMessage::Response(response) = &item {
-                self.answering.remove(&response.id);
+        if let Some(id) = answered {
+            if let (false, Ok(mut in_flight)) = (skip, self.in_flight.lock()) {
+                in_flight.remove(id);
             }
+            // rmcp is done with the id: a request reusing it may go.
+            self.answering.remove(id);
         }
         async move {
             if skip {
@@ -445,6 +487,9 @@ impl Transport<RoleServer> for LineTransport {
             self.line.clear();
             match decoded {
                 Decoded::Message(message) => {
+                    if self.cancels_an_answered_request(&message) {
+                        continue;
+                    }
                     if let Some(reply) = self.track(&message) {
                         self.pending = Some(reply_bytes(&reply));
                         continue;
