@@ -74,7 +74,7 @@ pub struct Bridge<C> {
     limits: Limits,
     grace: Duration,
     isolate: bool,
-    task_ttl: Option<Duration>,
+    task_ttl: Duration,
     hide_command: bool,
     tool_mode: ToolMode,
 }
@@ -88,7 +88,7 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
             limits: Limits::default(),
             grace: Duration::from_secs(10),
             isolate: false,
-            task_ttl: None,
+            task_ttl: crate::serve::DEFAULT_TASK_TTL,
             hide_command: false,
             tool_mode: ToolMode::Flat,
         }
@@ -130,7 +130,7 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
 
     /// See [`BridgeServer::task_ttl`].
     pub fn task_ttl(mut self, ttl: Duration) -> Self {
-        self.task_ttl = Some(ttl);
+        self.task_ttl = ttl;
         self
     }
 
@@ -166,11 +166,8 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
         let limits = self.limits.clone();
         let server = BridgeServer::from_registry(registry, self.handler.clone())
             .limits(|set| *set = limits)
-            .isolate_calls(self.isolate);
-        let server = match self.task_ttl {
-            Some(ttl) => server.task_ttl(ttl),
-            None => server,
-        };
+            .isolate_calls(self.isolate)
+            .task_ttl(self.task_ttl);
         server.tool_mode(mode)
     }
 

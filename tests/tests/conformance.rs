@@ -12,7 +12,7 @@ use std::process::Command;
 
 const FIXTURE: &str = env!("CARGO_BIN_EXE_conformance_cli");
 
-/// Scenarios run against the server with sessions.
+/// Scenarios run against the server with sessions (and [`TASKS`]).
 const WITH_SESSIONS: &[&str] = &[
     "server-initialize",
     "server-session-lifecycle",
@@ -31,6 +31,10 @@ const WITH_SESSIONS: &[&str] = &[
     "http-custom-header-server-validation",
     "caching",
     "sep-2164-resource-not-found",
+];
+
+/// The Tasks extension's scenarios, run against both servers.
+const TASKS: &[&str] = &[
     "tasks-lifecycle",
     "tasks-capability-negotiation",
     "tasks-wire-fields",
@@ -44,7 +48,7 @@ const WITH_SESSIONS: &[&str] = &[
 ];
 
 /// Scenarios run against the stateless server (protocol 2026-07-28 and the
-/// older versions without sessions).
+/// older versions without sessions; and [`TASKS`]).
 const STATELESS: &[&str] = &[
     "server-initialize",
     "ping",
@@ -59,16 +63,6 @@ const STATELESS: &[&str] = &[
     "caching",
     "sep-2164-resource-not-found",
     "server-stateless",
-    "tasks-lifecycle",
-    "tasks-capability-negotiation",
-    "tasks-wire-fields",
-    "tasks-request-state-removal",
-    "tasks-mrtr-input",
-    "tasks-request-headers",
-    "tasks-dispatch-and-envelope",
-    "tasks-required-task-error",
-    "tasks-mrtr-composition",
-    "tasks-status-notifications",
 ];
 
 /// Checks that fail by design, with why: `docs/conformance.md` lists them.
@@ -177,10 +171,10 @@ fn check(extra: &[&str], scenarios: &[&str]) {
 
 #[test]
 fn the_conformance_suite_passes_with_sessions() {
-    check(&[], WITH_SESSIONS);
+    check(&[], &[WITH_SESSIONS, TASKS].concat());
 }
 
 #[test]
 fn the_conformance_suite_passes_stateless() {
-    check(&["--stateless"], STATELESS);
+    check(&["--stateless"], &[STATELESS, TASKS].concat());
 }

@@ -308,13 +308,12 @@ impl<'t> Reading<'t, '_> {
     /// The option an option word names at the current level: the level's
     /// own, or a global of an ancestor (nearest first), with its level's
     /// depth.
+    /// `matches` is false for positionals.
     fn find(&self, matches: impl Fn(&ParamSpec) -> bool) -> Option<(&'t ParamSpec, u32)> {
-        let option = |param: &&ParamSpec| matches!(param.kind, ParamKind::Flag { .. });
         let here = self.levels[self.at];
         here.node
             .params
             .iter()
-            .filter(option)
             .find(|param| matches(param))
             .map(|param| (param, here.depth))
             .or_else(|| {
@@ -323,7 +322,6 @@ impl<'t> Reading<'t, '_> {
                         .node
                         .params
                         .iter()
-                        .filter(option)
                         .find(|param| param.global && matches(param))
                         .map(|param| (param, level.depth))
                 })

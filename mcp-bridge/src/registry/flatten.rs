@@ -162,19 +162,19 @@ fn collect_tools<'a>(
         command: &node.name,
     }));
 
+    let path = path_of(levels);
     if !node.aliases.is_empty() {
         out.outline
             .aliases
-            .insert(path_of(levels), node.aliases.clone());
+            .insert(path.clone(), node.aliases.clone());
     }
     let runnable = is_runnable(!node.subcommands.is_empty(), node.subcommand_required);
     if !runnable {
         if let Some(about) = node.mcp.description.as_ref().or(node.about.as_ref()) {
-            out.outline.abouts.insert(path_of(levels), about.clone());
+            out.outline.abouts.insert(path.clone(), about.clone());
         }
     }
     if runnable {
-        let path = path_of(levels);
         let (params, renamed) = properties(&on_path, depth);
         // A name made from the path is set once the whole tree is known.
         let given = node.mcp.name.is_some();
@@ -308,7 +308,10 @@ pub(super) fn describe_example(
     shown: usize,
     example: &serde_json::Map<String, serde_json::Value>,
 ) -> bool {
-    let Some(call) = short_call(example).filter(|_| shown < DESCRIBED_EXAMPLES) else {
+    if shown >= DESCRIBED_EXAMPLES {
+        return false;
+    }
+    let Some(call) = short_call(example) else {
         return false;
     };
     description.push_str(if shown == 0 {
@@ -331,7 +334,7 @@ pub(super) fn described_examples(examples: &[serde_json::Map<String, serde_json:
 
 /// An example as JSON, if it is short enough for a description.
 fn short_call(example: &serde_json::Map<String, serde_json::Value>) -> Option<String> {
-    let call = serde_json::Value::Object(example.clone()).to_string();
+    let call = serde_json::to_string(example).ok()?;
     (call.len() <= DESCRIBED_EXAMPLE_BYTES).then_some(call)
 }
 

@@ -230,6 +230,15 @@ struct ThreadAnswer {
 }
 
 impl ThreadAnswer {
+    /// A synchronous job's end: answered from its thread when it may be,
+    /// or given back to the event loop (`None` once answered).
+    fn deliver(answering: Option<Self>, finished: Finished) -> Option<Finished> {
+        match answering {
+            Some(answering) => answering.answer(finished),
+            None => Some(finished),
+        }
+    }
+
     /// Writes the answer from this thread and gives `None`; or gives the
     /// job's end back for the event loop to answer, when the loop stopped
     /// the call first, or this is no call thread (a caller running the job
@@ -443,10 +452,7 @@ impl Executor {
                                 capturing,
                                 outcome(code, out.into_text(), err.into_text()),
                             );
-                            match answering {
-                                Some(answering) => answering.answer((done, returned, panic)),
-                                None => Some((done, returned, panic)),
-                            }
+                            ThreadAnswer::deliver(answering, (done, returned, panic))
                         })
                         .wait(hurry)
                         .await
@@ -475,10 +481,7 @@ impl Executor {
                                 capturing,
                                 outcome(code, String::new(), String::new()),
                             );
-                            match answering {
-                                Some(answering) => answering.answer((done, returned, panic)),
-                                None => Some((done, returned, panic)),
-                            }
+                            ThreadAnswer::deliver(answering, (done, returned, panic))
                         })
                         .wait(hurry)
                         .await

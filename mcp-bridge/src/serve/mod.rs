@@ -1210,7 +1210,8 @@ async fn run_as_task(
 }
 
 /// How long a task may run by default: rmcp's default time to live.
-const DEFAULT_TASK_TTL: Duration = Duration::from_millis(rmcp::task_manager::DEFAULT_TASK_TTL_MS);
+pub(crate) const DEFAULT_TASK_TTL: Duration =
+    Duration::from_millis(rmcp::task_manager::DEFAULT_TASK_TTL_MS);
 
 /// How long the first `tools/list` waits for fetched values.
 const FIRST_VALUES_WAIT: Duration = Duration::from_secs(3);

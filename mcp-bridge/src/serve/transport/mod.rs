@@ -91,6 +91,12 @@ impl Answering {
     fn contains(&self, id: &RequestId) -> bool {
         self.ids.lock().is_ok_and(|ids| ids.contains(id))
     }
+
+    /// Whether `message` is a request reusing an id rmcp still holds.
+    fn holds(&self, message: &RxJsonRpcMessage<RoleServer>) -> bool {
+        matches!(message, rmcp::model::JsonRpcMessage::Request(request)
+            if self.contains(&request.id))
+    }
 }
 
 impl Replier {
@@ -455,12 +461,10 @@ impl Transport<RoleServer> for LineTransport {
             if let Some(message) = self.held.take() {
                 let answering = Arc::clone(&self.answering);
                 let passed = answering.passed.notified();
-                if let rmcp::model::JsonRpcMessage::Request(request) = &message {
-                    if answering.contains(&request.id) {
-                        self.held = Some(message);
-                        passed.await;
-                        continue;
-                    }
+                if answering.holds(&message) {
+                    self.held = Some(message);
+                    passed.await;
+                    continue;
                 }
                 return Some(message);
             }
@@ -505,7 +509,11 @@ impl Transport<RoleServer> for LineTransport {
                         };
                         self.in_session = begins_session(&request.request);
                     }
-                    self.held = Some(*message);
+                    if self.answering.holds(&message) {
+                        self.held = Some(*message);
+                        continue;
+                    }
+                    return Some(*message);
                 }
                 Decoded::Skip => continue,
                 Decoded::Reply(reply) => self.pending = Some(reply_bytes(&reply)),
