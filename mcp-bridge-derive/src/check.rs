@@ -359,6 +359,16 @@ enum Accepts {
     OneOf(Vec<String>, bool),
 }
 
+/// The bounds of a `value_parser!(int).range(min..=max)` argument: the
+/// range's, within the integer type's.
+fn range_bounds(int: Int, min: Option<i128>, max: Option<i128>) -> (i128, i128) {
+    let (ty_min, ty_max) = integer_bounds(int);
+    (
+        min.map_or(ty_min, |m| m.max(ty_min)),
+        max.map_or(ty_max, |m| m.min(ty_max)),
+    )
+}
+
 fn integer_bounds(int: Int) -> (i128, i128) {
     match int {
         Int::I8 => (i8::MIN.into(), i8::MAX.into()),
@@ -391,10 +401,10 @@ fn accepts(arg: &Arg) -> Option<Accepts> {
             let Some(Builtin::Integer(int)) = arg.inner_builtin else {
                 return None;
             };
-            let (ty_min, ty_max) = integer_bounds(int);
+            let (min, max) = range_bounds(int, *min, *max);
             Some(Accepts::Integer {
-                min: min.map_or(ty_min, |m| m.max(ty_min)),
-                max: max.map_or(ty_max, |m| m.min(ty_max)),
+                min,
+                max,
                 ty: int.name(),
             })
         }
@@ -627,13 +637,7 @@ fn json_kind(arg: &Arg) -> Option<JsonKind> {
         ValueKind::Enum => JsonKind::Enum(None),
         ValueKind::OneOf(values) => JsonKind::Enum(Some(values.clone())),
         ValueKind::Range { min, max } => JsonKind::Integer(match arg.inner_builtin {
-            Some(Builtin::Integer(int)) => {
-                let (ty_min, ty_max) = integer_bounds(int);
-                Some((
-                    min.map_or(ty_min, |m| m.max(ty_min)),
-                    max.map_or(ty_max, |m| m.min(ty_max)),
-                ))
-            }
+            Some(Builtin::Integer(int)) => Some(range_bounds(int, *min, *max)),
             _ => None,
         }),
         ValueKind::Map { .. } | ValueKind::KeyValue { .. } => JsonKind::Object,

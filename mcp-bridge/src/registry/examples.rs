@@ -25,7 +25,7 @@
 //! Only commands whose help text contains `xample` (or `XAMPLE`) are
 //! scanned: that substring check is all the others cost at start-up.
 
-use serde_json::{Map, Number, Value};
+use serde_json::{Map, Value};
 
 use crate::spec::{
     CommandSpec, DocExample, DocOutcome, ParamAction, ParamKind, ParamSpec, ToolSpec, ValueType,
@@ -582,30 +582,16 @@ fn twice(shown: &str) -> Stop {
 /// One value's text as the JSON the property's schema asks for: numbers
 /// and booleans typed, the rest strings (the tool's build checks them).
 fn typed(value_type: &ValueType, text: &str) -> Result<Value, String> {
-    match value_type {
-        ValueType::Integer { .. } => text
-            .parse::<i64>()
-            .map(Value::from)
-            .or_else(|_| text.parse::<u64>().map(Value::from))
-            .map_err(|_| format!("`{text}` is no integer")),
-        ValueType::Number => text
-            .parse::<f64>()
-            .ok()
-            .and_then(Number::from_f64)
-            .map(Value::Number)
-            .ok_or_else(|| format!("`{text}` is no number")),
-        ValueType::Boolean => match text {
-            "true" => Ok(Value::Bool(true)),
-            "false" => Ok(Value::Bool(false)),
-            _ => Err(format!("`{text}` is neither true nor false")),
+    value_type.read_text(text).ok_or_else(|| match value_type {
+        ValueType::Integer { .. } => format!("`{text}` is no integer"),
+        ValueType::Number => format!("`{text}` is no number"),
+        ValueType::Boolean => format!("`{text}` is neither true nor false"),
+        // Only JSON text is refused among the rest: say where it breaks.
+        _ => match serde_json::from_str::<Value>(text) {
+            Err(error) => format!("`{text}` is no JSON: {error}"),
+            Ok(_) => format!("`{text}` is no JSON"),
         },
-        ValueType::Json { .. } => {
-            serde_json::from_str(text).map_err(|error| format!("`{text}` is no JSON: {error}"))
-        }
-        ValueType::String(_) | ValueType::Enum { .. } | ValueType::Map { .. } => {
-            Ok(Value::from(text))
-        }
-    }
+    })
 }
 
 /// The warning a skipped doc-comment example of `tool` deserves, if it was

@@ -105,28 +105,32 @@ impl ValueType {
     /// this type: `"10"` becomes `10` for an integer. Falls back to the
     /// string when it does not read as this type.
     pub fn typed_default(&self, text: &str) -> Value {
+        self.read_text(text).unwrap_or_else(|| Value::from(text))
+    }
+
+    /// A command-line text as a JSON value of this type (`"10"` → `10`
+    /// for an integer, JSON text parsed for a JSON argument, any text a
+    /// string for the others); `None` when it does not read as this type.
+    pub(crate) fn read_text(&self, text: &str) -> Option<Value> {
         match self {
             ValueType::Integer { .. } => text
                 .parse::<i64>()
                 .map(Value::from)
                 .or_else(|_| text.parse::<u64>().map(Value::from))
-                .unwrap_or_else(|_| Value::from(text)),
+                .ok(),
             ValueType::Number => text
                 .parse::<f64>()
                 .ok()
                 .and_then(serde_json::Number::from_f64)
-                .map(Value::Number)
-                .unwrap_or_else(|| Value::from(text)),
+                .map(Value::Number),
             ValueType::Boolean => match text {
-                "true" => Value::Bool(true),
-                "false" => Value::Bool(false),
-                _ => Value::from(text),
+                "true" => Some(Value::Bool(true)),
+                "false" => Some(Value::Bool(false)),
+                _ => None,
             },
-            // The CLI reads its default as JSON text, as it reads a value.
-            ValueType::Json { .. } => {
-                serde_json::from_str(text).unwrap_or_else(|_| Value::from(text))
-            }
-            _ => Value::from(text),
+            // The CLI reads it as JSON text.
+            ValueType::Json { .. } => serde_json::from_str(text).ok(),
+            _ => Some(Value::from(text)),
         }
     }
 }
