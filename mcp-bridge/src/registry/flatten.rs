@@ -15,12 +15,24 @@ use super::rules::{
 
 /// What the grouped and search modes need of the exposed commands that
 /// the tools do not carry: the help text of commands that are no tool
-/// themselves, and every command's aliases (by command path, root first;
-/// only commands that have some).
+/// themselves, every command's aliases and the icons commands declare (by
+/// command path, root first; only commands that have some). The tree
+/// itself is not kept once its tools are made.
 #[derive(Debug, Default)]
 pub(crate) struct Outline {
     pub(crate) abouts: HashMap<Vec<String>, String>,
     pub(crate) aliases: HashMap<Vec<String>, Vec<String>>,
+    pub(crate) icons: HashMap<Vec<String>, String>,
+}
+
+impl Outline {
+    /// The icon of the command at `path`: its own, or the nearest one
+    /// declared above it, as its tools inherit it.
+    pub(crate) fn icon_at(&self, path: &[String]) -> Option<&String> {
+        (1..=path.len())
+            .rev()
+            .find_map(|len| self.icons.get(&path[..len]))
+    }
 }
 
 /// What the walk found: each tool, with whether its name was given.
@@ -163,6 +175,9 @@ fn collect_tools<'a>(
     }));
 
     let path = path_of(levels);
+    if let Some(icon) = &node.mcp.icon {
+        out.outline.icons.insert(path.clone(), icon.clone());
+    }
     if !node.aliases.is_empty() {
         out.outline
             .aliases

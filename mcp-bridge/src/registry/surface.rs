@@ -526,7 +526,7 @@ fn grouped(tools: &[&ToolSpec], root: &CommandSpec, outline: &Outline, depth: us
                     description: String::new(),
                     schema,
                     title: own.and_then(|index| tools[index].title.clone()),
-                    icon: icon_at(root, &path),
+                    icon: outline.icon_at(&path).cloned(),
                     hints: ToolHints::for_any_of(members.iter().map(|&index| &tools[index].hints)),
                 },
                 path,
@@ -638,21 +638,6 @@ fn summary(tool: &ToolSpec) -> &str {
         .strip_prefix(context.as_str())
         .unwrap_or(&tool.description);
     first_line(text.strip_prefix(':').unwrap_or(text))
-}
-
-/// The icon of the command at `path` (root first): its own, or the
-/// nearest one above it, as its tools inherit it.
-fn icon_at(root: &CommandSpec, path: &[String]) -> Option<String> {
-    let mut node = root;
-    let mut icon = root.mcp.icon.as_ref();
-    for name in path.iter().skip(1) {
-        let Some(sub) = node.subcommands.iter().find(|sub| &sub.name == name) else {
-            break;
-        };
-        node = sub;
-        icon = node.mcp.icon.as_ref().or(icon);
-    }
-    icon.cloned()
 }
 
 fn first_line(text: &str) -> &str {
@@ -846,6 +831,44 @@ mod tests {
             Some(Resolved::Refused(message)) => Err(message),
             other => Err(format!("{other:?}")),
         }
+    }
+
+    #[test]
+    fn a_group_shows_the_icon_its_command_declares_or_inherits() {
+        let icon_of = |root: CommandSpec, depth: usize| -> Vec<Option<String>> {
+            let surface = surface(root, ToolMode::Grouped { depth }).unwrap().unwrap();
+            surface
+                .shown
+                .iter()
+                .map(|shown| match shown {
+                    Shown::Group(group) => group.listed.icon.clone(),
+                    _ => panic!("a group"),
+                })
+                .collect()
+        };
+        let task_icon = "https://example.com/task.png";
+        let mut root = app();
+        root.subcommands[1]
+            .subcommands
+            .push(CommandSpec::new("show"));
+        root.subcommands[1]
+            .subcommands
+            .push(CommandSpec::new("reset"));
+        root.subcommands[1].subcommand_required = true;
+        root.subcommands[0].mcp.icon = Some(task_icon.into());
+        assert_eq!(icon_of(root.clone(), 1), [Some(task_icon.into()), None]);
+        root.mcp.icon = Some("https://example.com/app.png".into());
+        assert_eq!(
+            icon_of(root.clone(), 1),
+            [
+                Some(task_icon.into()),
+                Some("https://example.com/app.png".into())
+            ]
+        );
+        assert_eq!(
+            icon_of(root, 0),
+            [Some("https://example.com/app.png".into())]
+        );
     }
 
     #[test]
