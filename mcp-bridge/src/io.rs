@@ -200,11 +200,27 @@ impl Asker {
     }
 
     fn ask(&self, question: &Question) -> Result<Answer, Unanswered> {
-        match (&self.ask, self.mcp) {
-            (Some(ask), _) => ask(question),
-            (None, true) => Err(nobody_to_ask(question)),
-            (None, false) => ask_terminal(question, &mut std::io::stderr()),
-        }
+        put(
+            question,
+            self.ask.as_ref(),
+            self.mcp,
+            &mut std::io::stderr(),
+        )
+    }
+}
+
+/// Puts `question` to the call's client (`ask`), or, with none, says why
+/// not under MCP, or asks on the terminal (writing to `err`).
+fn put(
+    question: &Question,
+    ask: Option<&AskFn>,
+    mcp: bool,
+    err: &mut dyn Write,
+) -> Result<Answer, Unanswered> {
+    match (ask, mcp) {
+        (Some(ask), _) => ask(question),
+        (None, true) => Err(nobody_to_ask(question)),
+        (None, false) => ask_terminal(question, err),
     }
 }
 
@@ -247,21 +263,30 @@ fn serving() -> bool {
     SERVING.load(Ordering::Relaxed)
 }
 
+/// What a handler that does not hold an [`Io`] reaches of its call: the
+/// asker, and what makes the call a task.
+#[derive(Clone)]
+struct Reach {
+    ask: Option<AskFn>,
+    start_task: Option<StartTaskFn>,
+}
+
+impl Reach {
+    const NONE: Self = Self {
+        ask: None,
+        start_task: None,
+    };
+}
+
 thread_local! {
-    /// The asker of the call running on this thread (a handler printing
+    /// What the call running on this thread reaches (a handler printing
     /// with `println!`, run by the server on a call thread).
-    static ASKER: std::cell::RefCell<Option<AskFn>> = const { std::cell::RefCell::new(None) };
-    /// What makes the call running on this thread a task ([`start_task`]).
-    static STARTER: std::cell::RefCell<Option<StartTaskFn>> =
-        const { std::cell::RefCell::new(None) };
+    static REACH: std::cell::RefCell<Reach> = const { std::cell::RefCell::new(Reach::NONE) };
 }
 
 tokio::task_local! {
-    /// The asker of the call an async handler runs for.
-    static TASK_ASKER: AskFn;
-    /// What makes the call an async handler runs for a task
-    /// ([`start_task_async`]).
-    static TASK_STARTER: StartTaskFn;
+    /// What the call an async handler runs for reaches.
+    static TASK_REACH: Reach;
 }
 
 /// Runs an async handler's call with `ask` as its asker and `start_task`
@@ -271,33 +296,22 @@ pub(crate) async fn asking_in_task<F: std::future::Future>(
     start_task: Option<StartTaskFn>,
     call: F,
 ) -> F::Output {
-    let call = async move {
-        match start_task {
-            Some(start_task) => TASK_STARTER.scope(start_task, call).await,
-            None => call.await,
-        }
-    };
-    match ask {
-        Some(ask) => TASK_ASKER.scope(ask, call).await,
-        None => call.await,
-    }
+    TASK_REACH.scope(Reach { ask, start_task }, call).await
 }
 
 /// Makes `ask` the asker of the calls of this thread, and `start_task`
 /// what makes them a task, until the guard goes.
 pub(crate) fn asking_on_thread(ask: Option<AskFn>, start_task: Option<StartTaskFn>) -> AskerGuard {
-    ASKER.with(|asker| *asker.borrow_mut() = ask);
-    STARTER.with(|starter| *starter.borrow_mut() = start_task);
+    REACH.set(Reach { ask, start_task });
     AskerGuard
 }
 
-/// Clears the asker of this thread when dropped.
+/// Clears what this thread's call reaches when dropped.
 pub(crate) struct AskerGuard;
 
 impl Drop for AskerGuard {
     fn drop(&mut self) {
-        ASKER.with(|asker| *asker.borrow_mut() = None);
-        STARTER.with(|starter| *starter.borrow_mut() = None);
+        REACH.set(Reach::NONE);
     }
 }
 
@@ -320,14 +334,18 @@ impl Drop for AskerGuard {
 /// }
 /// ```
 pub fn start_task() -> bool {
-    let start = STARTER.with(|starter| starter.borrow().clone());
+    let start = REACH.with_borrow(|reach| reach.start_task.clone());
     start.is_some_and(|start| start())
 }
 
 /// [`start_task`] for an `async` handler: the wait runs on a blocking
 /// thread, not on the runtime.
 pub async fn start_task_async() -> bool {
-    let Ok(start) = TASK_STARTER.try_with(Arc::clone) else {
+    let Some(start) = TASK_REACH
+        .try_with(|reach| reach.start_task.clone())
+        .ok()
+        .flatten()
+    else {
         return false;
     };
     tokio::task::spawn_blocking(move || start())
@@ -371,7 +389,10 @@ pub async fn prompt_async(question: &str) -> Result<String, Unanswered> {
 }
 
 async fn ask_async(question: Question) -> Result<Answer, Unanswered> {
-    let ask = TASK_ASKER.try_with(Arc::clone).ok();
+    let ask = TASK_REACH
+        .try_with(|reach| reach.ask.clone())
+        .ok()
+        .flatten();
     if ask.is_none() && serving() {
         return Err(Unanswered::new(
             &question,
@@ -398,7 +419,7 @@ pub fn prompt(question: &str) -> Result<String, Unanswered> {
 }
 
 fn ask_here(question: &Question) -> Result<Answer, Unanswered> {
-    if let Some(ask) = ASKER.with(|asker| asker.borrow().clone()) {
+    if let Some(ask) = REACH.with_borrow(|reach| reach.ask.clone()) {
         return ask(question);
     }
     if serving() {
@@ -527,11 +548,7 @@ impl<'a> Io<'a> {
     }
 
     fn ask(&mut self, question: &Question) -> Result<Answer, Unanswered> {
-        match (&self.ask, self.mcp) {
-            (Some(ask), _) => ask(question),
-            (None, true) => Err(nobody_to_ask(question)),
-            (None, false) => ask_terminal(question, self.err),
-        }
+        put(question, self.ask.as_ref(), self.mcp, self.err)
     }
 
     /// What asks this call's user questions, as [`Io::confirm`] and
