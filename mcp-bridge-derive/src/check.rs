@@ -9,8 +9,8 @@ use syn::{Expr, Type};
 
 use crate::ctxt::Ctxt;
 use crate::model::{
-    Action, Arg, Builtin, DefaultValue, Field, FieldKind, Input, Int, McpAttrs, Spanned, ValueKind,
-    VariantKind,
+    Action, Arg, Builtin, DefaultValue, Field, FieldKind, Input, Int, McpAttrs, Spanned, TaskMode,
+    ValueKind, VariantKind,
 };
 use crate::parse::lit::int_literal;
 
@@ -60,9 +60,8 @@ fn check_hints(cx: &Ctxt, mcp: &McpAttrs) {
 /// to become a task part-way through: with `task = "deferred"` it never
 /// would (`start_task` returns `false` there).
 fn check_task(cx: &Ctxt, mcp: &McpAttrs) {
-    let deferred = crate::parse::mcp_keys::TASK_MODES[2];
     if let (Some(_), Some(task)) = (mcp.isolate, &mcp.task) {
-        if task.value == deferred {
+        if task.value == TaskMode::Deferred {
             cx.error_span(
                 task.span,
                 "`task = \"deferred\"` cannot go with `isolate`: a call in a child process \

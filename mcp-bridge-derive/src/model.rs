@@ -111,7 +111,7 @@ pub(crate) struct McpAttrs {
     pub(crate) isolate: Option<Span>,
     /// `task` (`"optional"`) or `task = "required"`/`"deferred"`: calls
     /// may become tasks (MCP Tasks extension), and when.
-    pub(crate) task: Option<Spanned<String>>,
+    pub(crate) task: Option<Spanned<TaskMode>>,
     /// `title = "..."`: the tool's human-readable title.
     pub(crate) title: Option<Spanned<String>>,
     /// `icon = "https://..."`: the icon of the command's tools and of
@@ -459,4 +459,22 @@ pub(crate) enum VariantKind<'a> {
     Flatten(Type),
     /// `#[command(skip)]`, `#[command(external_subcommand)]`: not a tool.
     NotATool,
+}
+
+/// What `#[mcp(task = "...")]` asks (a bare `task` is `Optional`); the
+/// runtime's `TaskSupport` of the same name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum TaskMode {
+    Optional,
+    Required,
+    Deferred,
+}
+
+impl TaskMode {
+    /// The modes by the names `task = "..."` takes.
+    pub(crate) const NAMED: [(&'static str, Self); 3] = [
+        ("optional", Self::Optional),
+        ("required", Self::Required),
+        ("deferred", Self::Deferred),
+    ];
 }

@@ -10,7 +10,7 @@ use super::convert::{converter, value_type_of};
 use super::{delimiter_tokens, Private};
 use crate::model::{
     Action, Arg, ArgRelations, Container, DefaultValue, Field, FieldKind, GroupDecl, Layer,
-    NumArgs, Shape, Spanned, Text, ValueKind, Variant, VariantKind,
+    NumArgs, Shape, Spanned, TaskMode, Text, ValueKind, Variant, VariantKind,
 };
 
 /// The body of a struct's `mcp_augment(__cmd)`.
@@ -185,10 +185,10 @@ fn layer_tokens(p: &Private, layer: &Layer) -> TokenStream {
         }
     }
     if let Some(task) = &mcp.task {
-        let variant = match task.value.as_str() {
-            "required" => quote!(Required),
-            "deferred" => quote!(Deferred),
-            _ => quote!(Optional),
+        let variant = match task.value {
+            TaskMode::Optional => quote!(Optional),
+            TaskMode::Required => quote!(Required),
+            TaskMode::Deferred => quote!(Deferred),
         };
         fields.push(quote!(mcp_task: #p::Some(#p::TaskSupport::#variant)));
     }

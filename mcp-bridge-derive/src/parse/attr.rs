@@ -11,7 +11,7 @@ use syn::{Attribute, Expr, Ident, LitStr, Token};
 
 use crate::check::{is_tool_name_char, MAX_TOOL_NAME, MIN_NAME_BUDGET};
 use crate::ctxt::Ctxt;
-use crate::model::{BoolValue, McpAttrs, Spanned};
+use crate::model::{BoolValue, McpAttrs, Spanned, TaskMode};
 
 /// The attribute names the derive reads.
 pub(crate) mod names {
@@ -128,8 +128,6 @@ pub(crate) mod mcp_keys {
     pub(crate) const HEADER: &str = "header";
     /// What `output = "..."` takes.
     pub(crate) const OUTPUT_FORMATS: [&str; 4] = ["json", "yaml", "table", "lines"];
-    /// What `task = "..."` takes (a bare `task` is `"optional"`).
-    pub(crate) const TASK_MODES: [&str; 3] = ["optional", "required", "deferred"];
     /// The behaviour hints, in the order of `McpAttrs::hints`.
     pub(crate) const HINTS: [&str; 4] = [READ_ONLY, DESTRUCTIVE, IDEMPOTENT, OPEN_WORLD];
     pub(crate) const ALL: &[&str] = &[
@@ -731,7 +729,7 @@ pub(crate) fn mcp_attrs(cx: &Ctxt, attrs: &[Attribute], place: McpPlace) -> McpA
                         cx.error_at(&key, "`task` is given twice in `#[mcp(...)]`; keep one");
                     }
                     out.task = Some(Spanned {
-                        value: mcp_keys::TASK_MODES[0].to_owned(),
+                        value: TaskMode::Optional,
                         span: key.span(),
                     });
                 }
@@ -739,20 +737,22 @@ pub(crate) fn mcp_attrs(cx: &Ctxt, attrs: &[Attribute], place: McpPlace) -> McpA
                     if out.task.is_some() {
                         cx.error_at(&key, "`task` is given twice in `#[mcp(...)]`; keep one");
                     }
-                    let mode = lit.value();
-                    if !mcp_keys::TASK_MODES.contains(&mode.as_str()) {
-                        cx.error_at(
+                    let name = lit.value();
+                    match TaskMode::NAMED.iter().find(|(named, _)| *named == name) {
+                        Some(&(_, mode)) => {
+                            out.task = Some(Spanned {
+                                value: mode,
+                                span: lit.span(),
+                            });
+                        }
+                        None => cx.error_at(
                             &lit,
                             format!(
-                                "`task = {mode:?}` is not a task mode: `\"optional\"` (what \
+                                "`task = {name:?}` is not a task mode: `\"optional\"` (what \
                                  `task` alone means), `\"required\"` or `\"deferred\"`"
                             ),
-                        );
+                        ),
                     }
-                    out.task = Some(Spanned {
-                        value: mode,
-                        span: lit.span(),
-                    });
                 }
                 (mcp_keys::TASK, McpItem::Other(key, _)) => {
                     cx.error_at(
