@@ -240,15 +240,11 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
                     let ran =
                         tokio::task::spawn_blocking(move || run_cli(&handler, cli, reply).ok())
                             .await;
-                    match ran {
+                    match joined(ran, panics) {
                         Ok(Some(code)) => code,
-                        Err(error) if error.is_panic() => {
-                            if let Some(panics) = panics {
-                                panics.send_panic(&*error.into_panic());
-                            }
-                            ExitCode::from(101)
-                        }
-                        _ => ExitCode::from(101),
+                        // (`None`: an async handler, not run here.)
+                        Ok(None) => ExitCode::from(101),
+                        Err(code) => code,
                     }
                 }
                 Handler::Async(f) => {
@@ -257,13 +253,9 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
                         return ended(call.await, reply);
                     };
                     // An isolated call: run as a task, to see its panic.
-                    match tokio::spawn(call).await {
+                    match joined(tokio::spawn(call).await, Some(panics)) {
                         Ok(done) => ended(done, reply),
-                        Err(error) if error.is_panic() => {
-                            panics.send_panic(&*error.into_panic());
-                            ExitCode::from(101)
-                        }
-                        Err(_) => ExitCode::from(101),
+                        Err(code) => code,
                     }
                 }
             },
@@ -560,6 +552,21 @@ fn telling_panics<R>(panics: Option<Reply>, run: impl FnOnce() -> R) -> R {
             std::panic::resume_unwind(panic)
         }
     }
+}
+
+/// What a handler run as a task of the runtime gave, or the exit code of
+/// its panic ([`telling_panics`] for a handler that ran in one): the panic
+/// told to the server first, when `panics` is the way back to it.
+fn joined<T>(
+    joined: Result<T, tokio::task::JoinError>,
+    panics: Option<Reply>,
+) -> Result<T, ExitCode> {
+    joined.map_err(|error| {
+        if let (true, Some(panics)) = (error.is_panic(), panics) {
+            panics.send_panic(&*error.into_panic());
+        }
+        ExitCode::from(101)
+    })
 }
 
 /// The exit code of a handler that ended, after sending the value it

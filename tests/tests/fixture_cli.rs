@@ -129,6 +129,77 @@ fn child_processes_output_and_nested_runtimes_work() {
 }
 
 #[test]
+fn from_an_async_main_the_cli_and_the_server_work_as_from_a_sync_one() {
+    for handler in ["io", "plain", "async"] {
+        // The CLI itself: a blocking handler may start a runtime of its
+        // own; a panic ends the process with 101, as it would without the
+        // bridge.
+        let run = |args: &[&str]| {
+            let output = Command::new(FIXTURE)
+                .args(args)
+                .env("FIXTURE_HANDLER", handler)
+                .env("FIXTURE_MAIN", "async")
+                .env_remove("RUST_BACKTRACE")
+                .output()
+                .expect("the fixture runs");
+            (
+                output.status.code(),
+                String::from_utf8_lossy(&output.stdout).into_owned(),
+                String::from_utf8_lossy(&output.stderr).into_owned(),
+            )
+        };
+        let (code, out, _) = run(&["nested-runtime"]);
+        assert_eq!(
+            (code, out.as_str()),
+            (Some(0), "the nested runtime answered 42\n"),
+            "{handler}"
+        );
+        let (code, _, err) = run(&["crash"]);
+        assert_eq!(code, Some(101), "{handler}: {err}");
+        assert!(err.contains("deliberate crash"), "{handler}: {err}");
+        let (code, _, _) = run(&["exit", "7"]);
+        assert_eq!(code, Some(7), "{handler}");
+
+        // The server, in process and isolated (the child process runs the
+        // same async `main`, and tells its panic to the server).
+        for isolate in [false, true] {
+            let mut env = vec![("FIXTURE_MAIN", "async")];
+            if isolate {
+                env.push(("FIXTURE_ISOLATE", "1"));
+            }
+            let case = format!("{handler}, isolated: {isolate}");
+            let mut server = session(handler, &env);
+            let result = server.call(2, "fixture_shout", json!({"text": "hello"}));
+            assert!(
+                text(&result).contains("shouted hello\n"),
+                "{case}: {result}"
+            );
+            let result = server.call(3, "fixture_nested-runtime", json!({}));
+            assert_eq!(result["isError"], false, "{case}: {result}");
+            if handler != "io" || isolate {
+                // (An `Io` handler's `println!` goes to the log in process.)
+                let said = text(&result);
+                assert!(
+                    said.contains("the nested runtime answered 42\n"),
+                    "{case}: {said}"
+                );
+            }
+            let result = server.call(4, "fixture_crash", json!({}));
+            assert_eq!(result["isError"], true, "{case}");
+            let said = text(&result);
+            assert!(said.contains("deliberate crash"), "{case}: {said}");
+            assert!(said.ends_with("[exit code 101]"), "{case}: {said}");
+            let result = server.call(5, "fixture_exit", json!({"code": 7}));
+            assert!(text(&result).ends_with("[exit code 7]"), "{case}: {result}");
+            let result = server.call(6, "fixture_shout", json!({"text": "still here"}));
+            assert!(text(&result).contains("shouted still here\n"), "{case}");
+            server.assert_stdout_pure();
+            server.finish();
+        }
+    }
+}
+
+#[test]
 fn slow_calls_do_not_delay_ping_or_other_calls() {
     for handler in ["io", "plain", "async"] {
         let mut server = session(handler, &[]);

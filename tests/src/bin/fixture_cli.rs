@@ -11,6 +11,8 @@
 //! - `FIXTURE_TIMEOUT_MS`, `FIXTURE_OUTPUT_LIMIT`, `FIXTURE_MAX_CALLS`,
 //!   `FIXTURE_GRACE_MS`, `FIXTURE_TASK_TTL_MS`: the bridge's limits;
 //! - `FIXTURE_ISOLATE`: every call in a child process;
+//! - `FIXTURE_MAIN=async`: `main` starts the bridge with `Bridge::run_async`
+//!   on a runtime of its own, as `#[tokio::main]` would;
 //! - `FIXTURE_LABELS`: the file `label`'s values are fetched from (one per
 //!   line; a missing file is a failed fetch).
 //!
@@ -537,6 +539,9 @@ fn number(name: &str) -> Option<u64> {
 fn main() -> ExitCode {
     let name = std::env::var("FIXTURE_BRIDGE_NAME").unwrap_or_else(|_| "mcp".to_owned());
     let handler = std::env::var("FIXTURE_HANDLER").unwrap_or_default();
+    // `FIXTURE_MAIN=async`: the bridge started from an async `main`, as
+    // `#[tokio::main]` expands it.
+    let async_main = std::env::var_os("FIXTURE_MAIN").is_some_and(|main| main == "async");
     macro_rules! configured {
         ($bridge:expr) => {{
             let mut bridge = $bridge.command_name(name);
@@ -558,7 +563,14 @@ fn main() -> ExitCode {
             if std::env::var_os("FIXTURE_ISOLATE").is_some() {
                 bridge = bridge.isolate_calls(true);
             }
-            bridge.run()
+            match async_main {
+                true => tokio::runtime::Builder::new_multi_thread()
+                    .enable_all()
+                    .build()
+                    .expect("a runtime")
+                    .block_on(bridge.run_async()),
+                false => bridge.run(),
+            }
         }};
     }
     match handler.as_str() {
