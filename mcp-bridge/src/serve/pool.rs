@@ -6,7 +6,8 @@
 //! A hand-off through tokio's blocking pool wakes a parked thread and
 //! then the parked worker: four context switches, which nearly doubled the
 //! round trip of a trivial call (docs/benchmarks.md). Here a thread that
-//! just finished a call spins for a moment before it parks, so a call
+//! just finished a call spins for a moment before it parks, when that call
+//! came soon after the one before (calls back to back), so a call
 //! following closely is picked up without a wake-up; and the caller spins
 //! for a moment on the result before it awaits it, so a quick call comes
 //! back without one either — unless the call thread writes the call's
@@ -30,7 +31,8 @@ use std::time::{Duration, Instant};
 use tokio::sync::Notify;
 
 /// How long a thread that finished a call looks for the next one before it
-/// parks.
+/// parks (when that call came within this time of the one before), and
+/// what "soon after" means for that.
 const THREAD_SPIN: Duration = Duration::from_micros(100);
 /// How long the caller looks for a result before it awaits it.
 const CALLER_SPIN: Duration = Duration::from_micros(50);
@@ -66,6 +68,10 @@ struct Shared {
     spinning: AtomicUsize,
     /// Threads running a task.
     busy: AtomicUsize,
+    /// When the last task ended, in nanoseconds since `epoch` (0: none
+    /// yet).
+    last_end: std::sync::atomic::AtomicU64,
+    epoch: Instant,
     max_threads: usize,
     /// Where an idle thread waits for the protocol input to be readable.
     #[cfg(unix)]
@@ -114,6 +120,8 @@ impl Pool {
                 queued: AtomicUsize::new(0),
                 spinning: AtomicUsize::new(0),
                 busy: AtomicUsize::new(0),
+                last_end: std::sync::atomic::AtomicU64::new(0),
+                epoch: Instant::now(),
                 max_threads: max_threads.max(1),
                 #[cfg(unix)]
                 input: std::sync::OnceLock::new(),
@@ -274,23 +282,42 @@ impl Shared {
         Some(task)
     }
 
-    fn run_task(&self, task: Task) {
+    /// Runs `task`; whether it came within [`THREAD_SPIN`] of the end of
+    /// the pool's call before (on any thread: calls back to back go round
+    /// the threads).
+    fn run_task(&self, task: Task) -> bool {
+        let since = |epoch: Instant| epoch.elapsed().as_nanos() as u64;
+        let last = self.last_end.load(Ordering::Relaxed);
+        let close =
+            last != 0 && since(self.epoch).saturating_sub(last) < THREAD_SPIN.as_nanos() as u64;
         task();
         self.busy.fetch_sub(1, Ordering::SeqCst);
+        self.last_end
+            .store(since(self.epoch).max(1), Ordering::Relaxed);
+        close
     }
 
     fn work(self: Arc<Self>) {
         CALL_THREAD.set(true);
+        // Whether the last call came close after the one before (calls
+        // back to back: the next one is likely as close), and whether a
+        // request just woke this thread (its call is on its way). Either
+        // is worth a spin; a call after a pause is not followed closely,
+        // and spinning after it would only burn the CPU.
+        let mut close = false;
+        let mut woke = false;
         loop {
             if let Some(task) = self.take() {
-                self.run_task(task);
+                close = self.run_task(task);
                 continue;
             }
             // One thread spins for the next call; the others park.
-            let spins = self
-                .spinning
-                .compare_exchange(0, 1, Ordering::SeqCst, Ordering::SeqCst)
-                .is_ok();
+            let spins = (close || woke)
+                && self
+                    .spinning
+                    .compare_exchange(0, 1, Ordering::SeqCst, Ordering::SeqCst)
+                    .is_ok();
+            woke = false;
             let start = Instant::now();
             let mut found = None;
             let mut turns = 0u32;
@@ -310,14 +337,14 @@ impl Shared {
                 self.spinning.fetch_sub(1, Ordering::SeqCst);
             }
             if let Some(task) = found {
-                self.run_task(task);
+                close = self.run_task(task);
                 continue;
             }
             let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
             loop {
                 if let Some(task) = self.pop(&mut state) {
                     drop(state);
-                    self.run_task(task);
+                    close = self.run_task(task);
                     break;
                 }
                 if self.may_watch(&state) {
@@ -329,6 +356,7 @@ impl Shared {
                     // Back to looking for work: a request came in (its
                     // call is on its way), a task was queued, or a while
                     // passed.
+                    woke = true;
                     break;
                 }
                 state.parked += 1;
