@@ -120,18 +120,10 @@ impl Replier {
             false => result.strip_result_type_for_legacy_peer(),
         }
         let message: TxJsonRpcMessage<RoleServer> = JsonRpcMessage::response(result, id);
-        let mut bytes = serde_json::to_vec(&message)?;
-        bytes.push(b'\n');
-        let writer = Arc::clone(&self.writer);
-        self.runtime.block_on(async move {
-            let mut writer = writer.lock().await;
-            writer.write_all(&bytes).await?;
-            writer.flush().await
-        })
+        let bytes = message_line(&message)?;
+        self.runtime.block_on(write_line(&self.writer, &bytes))
     }
-}
 
-impl Replier {
     /// Says that this thread may answer request `id`: until rmcp's own
     /// answer to it has passed (or [`forget`](Self::forget)), a new request
     /// reusing the id waits. Before the answer is written, so before the
@@ -146,6 +138,33 @@ impl Replier {
     pub(crate) fn forget(&self, id: &RequestId) {
         self.answering.remove(id);
     }
+}
+
+/// `message` as one line of the protocol.
+fn message_line(message: &TxJsonRpcMessage<RoleServer>) -> std::io::Result<Vec<u8>> {
+    let mut bytes = serde_json::to_vec(message)?;
+    bytes.push(b'\n');
+    Ok(bytes)
+}
+
+/// Writes a line to the client, in turn with every other writer.
+async fn write_line(writer: &Mutex<Writer>, line: &[u8]) -> std::io::Result<()> {
+    let mut writer = writer.lock().await;
+    writer.write_all(line).await?;
+    writer.flush().await
+}
+
+/// The request a `notifications/cancelled` message cancels.
+fn cancelled_id(message: &RxJsonRpcMessage<RoleServer>) -> Option<&RequestId> {
+    let rmcp::model::JsonRpcMessage::Notification(notification) = message else {
+        return None;
+    };
+    let rmcp::model::ClientNotification::CancelledNotification(cancelled) =
+        &notification.notification
+    else {
+        return None;
+    };
+    cancelled.params.request_id.as_ref()
 }
 
 /// Whether `item` is rmcp's answer to a call whose thread already wrote
@@ -275,25 +294,16 @@ impl LineTransport {
     /// answers it no more).
     fn track(&self, message: &RxJsonRpcMessage<RoleServer>) -> Option<serde_json::Value> {
         let mut in_flight = self.in_flight.lock().ok()?;
-        match message {
-            rmcp::model::JsonRpcMessage::Request(request) => {
-                if in_flight.insert(request.id.clone()) {
-                    return None;
-                }
-                Some(duplicate_id(&request.id))
+        if let rmcp::model::JsonRpcMessage::Request(request) = message {
+            if in_flight.insert(request.id.clone()) {
+                return None;
             }
-            rmcp::model::JsonRpcMessage::Notification(notification) => {
-                if let rmcp::model::ClientNotification::CancelledNotification(cancelled) =
-                    &notification.notification
-                {
-                    if let Some(id) = &cancelled.params.request_id {
-                        in_flight.remove(id);
-                    }
-                }
-                None
-            }
-            _ => None,
+            return Some(duplicate_id(&request.id));
         }
+        if let Some(id) = cancelled_id(message) {
+            in_flight.remove(id);
+        }
+        None
     }
 
     /// Whether `message` cancels a request that is answered already (or
@@ -303,15 +313,7 @@ impl LineTransport {
     /// the id would wait for it for ever. Such a cancellation is ignored,
     /// as the protocol allows for a request that has completed.
     fn cancels_an_answered_request(&self, message: &RxJsonRpcMessage<RoleServer>) -> bool {
-        let rmcp::model::JsonRpcMessage::Notification(notification) = message else {
-            return false;
-        };
-        let rmcp::model::ClientNotification::CancelledNotification(cancelled) =
-            &notification.notification
-        else {
-            return false;
-        };
-        let Some(id) = &cancelled.params.request_id else {
+        let Some(id) = cancelled_id(message) else {
             return false;
         };
         let answered = self
@@ -368,9 +370,7 @@ impl LineTransport {
 
     async fn flush_pending(&mut self) -> std::io::Result<()> {
         if let Some(bytes) = &self.pending {
-            let mut writer = self.writer.lock().await;
-            writer.write_all(bytes).await?;
-            writer.flush().await?;
+            write_line(&self.writer, bytes).await?;
             self.pending = None;
         }
         Ok(())
@@ -444,11 +444,7 @@ impl Transport<RoleServer> for LineTransport {
             if skip {
                 return Ok(());
             }
-            let mut bytes = serde_json::to_vec(&item)?;
-            bytes.push(b'\n');
-            let mut writer = writer.lock().await;
-            writer.write_all(&bytes).await?;
-            writer.flush().await
+            write_line(&writer, &message_line(&item)?).await
         }
     }
 
