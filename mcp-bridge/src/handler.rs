@@ -59,11 +59,11 @@ impl<C: 'static> Handler<C> {
         match self {
             Self::WithIo(f) => {
                 let f = Arc::clone(f);
-                Job::WithIo(Box::new(move |io: &mut Io<'_>| f(cli, io)))
+                Job::Sync(SyncJob::WithIo(Box::new(move |io: &mut Io<'_>| f(cli, io))))
             }
             Self::Plain(f) => {
                 let f = Arc::clone(f);
-                Job::Plain(Box::new(move || f(cli, true)))
+                Job::Sync(SyncJob::Plain(Box::new(move || f(cli, true))))
             }
             Self::Async(f) => Job::Async(f(cli, true)),
         }
@@ -72,10 +72,8 @@ impl<C: 'static> Handler<C> {
 
 /// One call of the user's handler, with its value bound.
 pub(crate) enum Job {
-    /// Writes through [`Io`].
-    WithIo(Box<dyn FnOnce(&mut Io<'_>) -> i32 + Send>),
-    /// Prints to the process's streams.
-    Plain(Box<dyn FnOnce() -> Ended + Send>),
+    /// A synchronous handler's call.
+    Sync(SyncJob),
     /// An async call, printing to the process's streams.
     Async(BoxedCall),
     /// A call run in a child process of this binary, which builds the
@@ -86,11 +84,19 @@ pub(crate) enum Job {
     },
 }
 
+/// One call of a synchronous handler, with its value bound.
+pub(crate) enum SyncJob {
+    /// Writes through [`Io`].
+    WithIo(Box<dyn FnOnce(&mut Io<'_>) -> i32 + Send>),
+    /// Prints to the process's streams.
+    Plain(Box<dyn FnOnce() -> Ended + Send>),
+}
+
 impl Job {
     /// Whether the job prints to the process's streams (fd 1 and fd 2),
     /// which must then be captured.
     pub(crate) fn prints_to_process(&self) -> bool {
-        matches!(self, Self::Plain(_) | Self::Async(_))
+        matches!(self, Self::Sync(SyncJob::Plain(_)) | Self::Async(_))
     }
 }
 

@@ -228,6 +228,52 @@ fn slow_calls_do_not_delay_ping_or_other_calls() {
     }
 }
 
+/// Over stdio, a synchronous handler's call is run by the thread that read
+/// its request, which answers it unseen by the event loop (no wake-up of
+/// another thread on its path); a request that comes while it runs is read
+/// by the thread standing by, which hands the call on to the event loop
+/// first. An async handler's call goes to the event loop.
+#[test]
+fn a_synchronous_call_runs_on_the_thread_that_read_it() {
+    for (handler, started) in [("io", 5_usize), ("plain", 5), ("async", 0)] {
+        let mut server = session(handler, &[("MCP_BRIDGE_LOG", "debug")]);
+        // Once the first values are fetched (the list waits for them).
+        server.request(1, "tools/list", json!({}));
+        for id in 2..5 {
+            let result = server.call(id, "fixture_shout", json!({"text": id.to_string()}));
+            assert_eq!(text(&result), format!("shouted {id}\n"), "{handler}");
+        }
+        send_call(&mut server, 5, "fixture_sleep", json!({"ms": 400}));
+        std::thread::sleep(Duration::from_millis(50));
+        // Answered while the call runs, then the call.
+        server.send(&json!({"jsonrpc": "2.0", "id": 6, "method": "ping"}));
+        let pong = server.response(&json!(6));
+        assert!(pong.get("result").is_some(), "{handler}: {pong}");
+        let message = server.response(&json!(5));
+        assert_eq!(text(&message["result"]), "slept\n", "{handler}");
+        // Their ids again, at once: the one answered unseen by the event
+        // loop starts on the reading thread again; the one handed on
+        // waits, if the event loop is not done with its id yet, and then
+        // goes to it (so it may or may not start there).
+        for id in [2, 5] {
+            let result = server.call(id, "fixture_shout", json!({"text": "again"}));
+            assert_eq!(text(&result), "shouted again\n", "{handler}");
+        }
+        let log = server.finish();
+        let early = log
+            .matches("call started by the thread that read it")
+            .count();
+        let expected = match started {
+            0 => 0..=0,
+            n => n..=n + 1,
+        };
+        assert!(
+            expected.contains(&early),
+            "{handler}: {early} started early\n{log}"
+        );
+    }
+}
+
 #[test]
 fn a_cancelled_call_is_not_answered_and_the_server_goes_on() {
     for handler in ["io", "async"] {

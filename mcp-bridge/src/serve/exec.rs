@@ -21,6 +21,10 @@
 //!   answer itself as soon as the handler returns ([`Reply`]), unless the
 //!   call has progress or logs to send first. Whichever of the thread and
 //!   the call's cancellation or timeout comes first decides the answer.
+//! - Over stdio, a synchronous handler's call that may start at once (its
+//!   turn free, no timeout) is started by the thread that read its request
+//!   ([`Executor::start_early`]), before rmcp has seen it; rmcp's handler
+//!   follows it ([`Executor::attach`]) if its request is handed on.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -34,7 +38,7 @@ use super::capture::Bounded;
 use super::pool::Pool;
 use super::run::{panic_message, CallOutcome};
 use super::transport::{Replier, ANSWERED};
-use crate::handler::{Ended, Job};
+use crate::handler::{Ended, Job, SyncJob};
 use crate::io::{Io, ProgressFn, Structured};
 use crate::spec::OutputFormat;
 
@@ -209,6 +213,18 @@ pub(crate) struct Reply {
     pub(crate) output: Option<OutputFormat>,
     /// Whether the client speaks protocol 2026-07-28 or later.
     pub(crate) modern: bool,
+    /// A call started by the thread that read its request
+    /// ([`Executor::start_early`]).
+    pub(crate) early: Option<Unseen>,
+}
+
+/// A call started by the thread that read its request: answered by it,
+/// unseen by rmcp, when it ends before its request is handed on.
+pub(crate) struct Unseen {
+    pub(crate) lent: Arc<super::pool::Lent>,
+    /// Forgets the call, unseen, before its answer is written (after it,
+    /// the client may reuse its id at once).
+    pub(crate) forget: Box<dyn FnOnce() + Send>,
 }
 
 /// Who answers a [`Reply`] call: its thread, or the event loop (a
@@ -243,20 +259,31 @@ impl ThreadAnswer {
     /// job's end back for the event loop to answer, when the loop stopped
     /// the call first, or this is no call thread (a caller running the job
     /// itself must not block on the writer).
-    fn answer(self, (done, returned, panic): Finished) -> Option<Finished> {
+    fn answer(mut self, (done, returned, panic): Finished) -> Option<Finished> {
         if !super::pool::on_call_thread() {
             return Some((done, returned, panic));
         }
-        // Said before the race, so that the loop, if it stops the call
-        // after this thread won, can forget it.
-        self.reply.replier.expect(&self.reply.id);
-        if self
-            .by
-            .compare_exchange(OPEN, BY_THREAD, Ordering::SeqCst, Ordering::SeqCst)
-            .is_err()
-        {
-            self.reply.replier.forget(&self.reply.id);
-            return Some((done, returned, panic));
+        // Unseen by rmcp: no answer of its own will come, and nothing
+        // else can stop the call now.
+        let unseen = match self.reply.early.take() {
+            Some(Unseen { lent, forget }) if lent.finish() => {
+                forget();
+                true
+            }
+            _ => false,
+        };
+        if !unseen {
+            // Said before the race, so that the loop, if it stops the
+            // call after this thread won, can forget it.
+            self.reply.replier.expect(&self.reply.id);
+            if self
+                .by
+                .compare_exchange(OPEN, BY_THREAD, Ordering::SeqCst, Ordering::SeqCst)
+                .is_err()
+            {
+                self.reply.replier.forget(&self.reply.id);
+                return Some((done, returned, panic));
+            }
         }
         let outcome = done.with_returned(returned, self.returns, &self.tool);
         let result = super::with_output(outcome, self.reply.output, &self.tool);
@@ -307,11 +334,9 @@ impl Executor {
         self.capture = Some(capture);
     }
 
-    /// Lets an idle call thread wait on the protocol input's readiness
-    /// (`Pool::watch_input`).
-    #[cfg(unix)]
-    pub(crate) fn watch_input(&self, input: std::os::fd::OwnedFd) -> std::io::Result<()> {
-        self.pool.watch_input(input)
+    /// Makes the call threads read the protocol input ([`Pool::lead`]).
+    pub(crate) fn lead(&self, input: Arc<dyn super::pool::Lead>) -> std::io::Result<()> {
+        self.pool.lead(input)
     }
 
     pub(crate) fn running(&self) -> &Arc<Running> {
@@ -330,14 +355,9 @@ impl Executor {
         // Counted from here: a call waiting for its turn is running for a
         // shutdown, which gives it the grace period too.
         let running = self.running.enter();
-        #[cfg(unix)]
-        let capture = self.capture.clone().filter(|_| job.prints_to_process());
-        #[cfg(unix)]
+        let capture = self.capture_for(&job);
         let takes_turns = capture.is_some();
-        #[cfg(not(unix))]
-        let takes_turns = false;
-        // Set once the call has its turn (a slot, and the locks it needs).
-        let started = AtomicBool::new(false);
+        let control = Control::new();
         let hold = async {
             let slot = Arc::clone(&self.slots)
                 .acquire_owned()
@@ -351,7 +371,7 @@ impl Executor {
                 true => Some(Arc::clone(&self.capture_turn).lock_owned().await),
                 false => None,
             };
-            started.store(true, Ordering::SeqCst);
+            control.started.store(true, Ordering::SeqCst);
             Held {
                 _slot: slot,
                 _serial: serial,
@@ -366,9 +386,6 @@ impl Executor {
             asker,
             reply,
         } = watch;
-        // Who answers a call its thread may answer: the thread, or this
-        // loop when it stops the call first.
-        let by = Arc::new(std::sync::atomic::AtomicU8::new(OPEN));
         let replied = reply
             .as_ref()
             .map(|reply| (Arc::clone(&reply.replier), reply.id.clone()));
@@ -376,49 +393,14 @@ impl Executor {
             reply,
             tool: tool.to_owned(),
             returns: policy.returns,
-            by: Arc::clone(&by),
+            by: Arc::clone(&control.by),
         });
         let hurry = answering.is_none();
-        let answered_by_thread = || {
-            by.compare_exchange(OPEN, BY_LOOP, Ordering::SeqCst, Ordering::SeqCst)
-                .is_err()
-        };
         let limit = self.limits.output_limit;
-        let stop = Arc::new(AtomicBool::new(false));
-        let abort = CancellationToken::new();
         // A question waits until the call is stopped, at the latest; a
         // call no client can be asked for refuses it, saying so.
-        let start_task = asker.task_starter(abort.clone());
-        let ask = Some(asker.blocking(abort.clone()));
-        #[cfg(unix)]
-        let start_capture = move || {
-            capture.and_then(|capture| match capture.start(limit) {
-                Ok(capturing) => Some(capturing),
-                Err(error) => {
-                    tracing::error!(%error, "cannot capture the call's output");
-                    None
-                }
-            })
-        };
-        #[cfg(unix)]
-        let finish_capture = move |capturing: Option<super::capture::Capturing>,
-                                   outcome: CallOutcome| {
-            match capturing {
-                Some(capturing) => {
-                    let (out, err) = capturing.finish(limit);
-                    CallOutcome {
-                        stdout: outcome.stdout + &out,
-                        stderr: outcome.stderr + &err,
-                        ..outcome
-                    }
-                }
-                None => outcome,
-            }
-        };
-        #[cfg(not(unix))]
-        let start_capture = || None::<()>;
-        #[cfg(not(unix))]
-        let finish_capture = |_: Option<()>, outcome: CallOutcome| outcome;
+        let start_task = asker.task_starter(control.abort.clone());
+        let ask = Some(asker.blocking(control.abort.clone()));
         let outcome = |exit_code, stdout, stderr| CallOutcome::new(exit_code, stdout, stderr);
         // Waiting for its turn is part of the call: a cancellation or the
         // timeout ends the wait too, and the job never starts.
@@ -427,68 +409,24 @@ impl Executor {
             match job {
                 // Synchronous: on the pool, holding the call's turn until
                 // the handler really returns.
-                Job::WithIo(f) => {
-                    let stop = Arc::clone(&stop);
-                    let log = log.clone();
-                    let ask = ask.clone();
-                    self.pool
-                        .run(move || {
-                            let _log = super::logs::Entered::on_thread(log);
-                            // `confirm()` from an `Io` handler asks too.
-                            let _ask = crate::io::asking_on_thread(ask.clone(), start_task.clone());
-                            let _held = held;
-                            let capturing = start_capture();
-                            let mut out = Bounded::new(limit);
-                            let mut err = Bounded::new(limit);
-                            let ((code, panic), returned) = {
-                                let mut io = Io::new(&mut out, &mut err, true)
-                                    .watched(stop, progress)
-                                    .asking(ask)
-                                    .tasking(start_task);
-                                let code = run_caught(&mut io, f);
-                                (code, io.take_structured())
-                            };
-                            let done = finish_capture(
-                                capturing,
-                                outcome(code, out.into_text(), err.into_text()),
-                            );
-                            ThreadAnswer::deliver(answering, (done, returned, panic))
-                        })
-                        .wait(hurry)
-                        .await
-                }
-                Job::Plain(f) => {
-                    let log = log.clone();
-                    let ask = ask.clone();
-                    self.pool
-                        .run(move || {
-                            let _log = super::logs::Entered::on_thread(log);
-                            let _ask = crate::io::asking_on_thread(ask, start_task);
-                            let _held = held;
-                            let capturing = start_capture();
-                            let mut returned = None;
-                            let (code, panic) = {
-                                let mut sink = std::io::stderr();
-                                let mut nothing = std::io::sink();
-                                let mut io = Io::new(&mut nothing, &mut sink, true);
-                                run_caught(&mut io, |_| {
-                                    let Ended { code, structured } = f();
-                                    returned = structured;
-                                    code
-                                })
-                            };
-                            let done = finish_capture(
-                                capturing,
-                                outcome(code, String::new(), String::new()),
-                            );
-                            ThreadAnswer::deliver(answering, (done, returned, panic))
-                        })
-                        .wait(hurry)
-                        .await
+                Job::Sync(job) => {
+                    let on_thread = OnThread {
+                        job,
+                        held,
+                        capture,
+                        limit,
+                        stop: Arc::clone(&control.stop),
+                        progress,
+                        log,
+                        ask,
+                        start_task,
+                        answering,
+                    };
+                    self.pool.run(move || on_thread.run()).wait(hurry).await
                 }
                 // Isolated: a child process, killed when stopped.
                 Job::Isolated { tool, arguments } => {
-                    let abort = abort.clone();
+                    let abort = control.abort.clone();
                     tokio::spawn(async move {
                         let _held = held;
                         let child = match super::isolate::Child::start(&tool, &arguments).await {
@@ -516,10 +454,10 @@ impl Executor {
                 }
                 // Async: a task of the runtime, dropped when stopped.
                 Job::Async(call) => {
-                    let abort = abort.clone();
+                    let abort = control.abort.clone();
                     tokio::spawn(async move {
                         let _held = held;
-                        let capturing = start_capture();
+                        let capturing = start_capture(capture, limit);
                         let call = crate::io::asking_in_task(ask, start_task, call);
                         let mut task = tokio::spawn(super::logs::in_task(log, call));
                         let (code, returned, panic) = tokio::select! {
@@ -539,8 +477,11 @@ impl Executor {
                                 (TIMEOUT_EXIT_CODE, None, None)
                             }
                         };
-                        let done =
-                            finish_capture(capturing, outcome(code, String::new(), String::new()));
+                        let done = finish_capture(
+                            capturing,
+                            outcome(code, String::new(), String::new()),
+                            limit,
+                        );
                         (done, returned, panic)
                     })
                     .await
@@ -549,7 +490,137 @@ impl Executor {
                 }
             }
         };
+        self.conclude(tool, run, &control, replied, policy, cancel)
+            .await
+    }
 
+    /// Starts a synchronous `job` for `tool` on this thread, the one that
+    /// read its request, when it may start at once (a slot free, and the
+    /// locks it needs) and no timeout applies: the task to run here, and
+    /// what the event loop follows the call by, if it is handed on
+    /// ([`attach`](Self::attach)). `Err` (nothing started, `job` given
+    /// back) otherwise. Call it inside the runtime; run the task outside
+    /// it.
+    pub(crate) fn start_early(
+        &self,
+        tool: &str,
+        job: Job,
+        policy: CommandPolicy,
+        asker: super::ask::Asker,
+        reply: Reply,
+    ) -> Result<(Early, super::pool::Task), Job> {
+        let capture = self.capture_for(&job);
+        let sync = match job {
+            Job::Sync(sync) if policy.timeout.or(self.limits.timeout).is_none() => sync,
+            job => return Err(job),
+        };
+        let give_back = Job::Sync;
+        let Ok(slot) = Arc::clone(&self.slots).try_acquire_owned() else {
+            return Err(give_back(sync));
+        };
+        let serial = match policy.serial {
+            true => match Arc::clone(&self.serial).try_lock_owned() {
+                Ok(guard) => Some(guard),
+                Err(_) => return Err(give_back(sync)),
+            },
+            false => None,
+        };
+        let capture_turn = match capture.is_some() {
+            true => match Arc::clone(&self.capture_turn).try_lock_owned() {
+                Ok(guard) => Some(guard),
+                Err(_) => return Err(give_back(sync)),
+            },
+            false => None,
+        };
+        let held = Held {
+            _slot: slot,
+            _serial: serial,
+            _capture_turn: capture_turn,
+            _running: self.running.enter(),
+        };
+        let control = Control::new();
+        control.started.store(true, Ordering::SeqCst);
+        let replied = (Arc::clone(&reply.replier), reply.id.clone());
+        let on_thread = OnThread {
+            job: sync,
+            held,
+            capture,
+            limit: self.limits.output_limit,
+            stop: Arc::clone(&control.stop),
+            progress: None,
+            log: None,
+            start_task: asker.task_starter(control.abort.clone()),
+            ask: Some(asker.blocking(control.abort.clone())),
+            answering: Some(ThreadAnswer {
+                reply,
+                tool: tool.to_owned(),
+                returns: policy.returns,
+                by: Arc::clone(&control.by),
+            }),
+        };
+        let (result, fill) = super::pool::pending();
+        let task: super::pool::Task = Box::new(move || fill(move || on_thread.run()));
+        Ok((
+            Early {
+                control,
+                result,
+                replied,
+            },
+            task,
+        ))
+    }
+
+    /// Follows a call [started early](Self::start_early) as
+    /// [`run`](Self::run) follows the ones it starts: `None` when the
+    /// client cancelled it.
+    pub(crate) async fn attach(
+        &self,
+        tool: &str,
+        early: Early,
+        policy: CommandPolicy,
+        cancel: CancellationToken,
+    ) -> Option<Ran> {
+        let Early {
+            control,
+            result,
+            replied,
+        } = early;
+        let run = async { result.wait(false).await };
+        self.conclude(tool, run, &control, Some(replied), policy, cancel)
+            .await
+    }
+
+    /// The capture a job's call takes (and the turn it waits for): when it
+    /// prints to the process's streams and those are captured.
+    #[cfg(unix)]
+    fn capture_for(&self, job: &Job) -> Capture {
+        self.capture.clone().filter(|_| job.prints_to_process())
+    }
+
+    #[cfg(not(unix))]
+    fn capture_for(&self, _job: &Job) -> Capture {
+        None
+    }
+
+    /// Waits for a call's `run` to end, its cancellation or its timeout,
+    /// whichever comes first, and says how the call ended.
+    async fn conclude(
+        &self,
+        tool: &str,
+        run: impl std::future::Future<Output = Option<Option<Finished>>>,
+        control: &Control,
+        replied: Option<(Arc<Replier>, rmcp::model::RequestId)>,
+        policy: CommandPolicy,
+        cancel: CancellationToken,
+    ) -> Option<Ran> {
+        // Who answers a call its thread may answer: the thread, or this
+        // loop when it stops the call first.
+        let answered_by_thread = || {
+            control
+                .by
+                .compare_exchange(OPEN, BY_LOOP, Ordering::SeqCst, Ordering::SeqCst)
+                .is_err()
+        };
         let timeout = policy.timeout.or(self.limits.timeout);
         let timer = async {
             match timeout {
@@ -586,8 +657,7 @@ impl Executor {
                     }
                 }
                 tracing::info!(tool, "call stopped");
-                stop.store(true, Ordering::Relaxed);
-                abort.cancel();
+                control.stop();
                 None
             }
             () = timer => {
@@ -596,9 +666,8 @@ impl Executor {
                 }
                 let timeout = timeout.unwrap_or_default();
                 tracing::warn!(tool, ?timeout, "call timed out");
-                stop.store(true, Ordering::Relaxed);
-                abort.cancel();
-                let stderr = match started.load(Ordering::SeqCst) {
+                control.stop();
+                let stderr = match control.started.load(Ordering::SeqCst) {
                     true => format!(
                         "tool `{tool}` timed out after {}: the command was asked to stop \
                          and its result is not waited for\n",
@@ -616,6 +685,171 @@ impl Executor {
                 Some(Ran::new(CallOutcome::new(TIMEOUT_EXIT_CODE, String::new(), stderr)))
             }
         }
+    }
+}
+
+/// The capture of fd 1 and fd 2 a call takes, if any.
+#[cfg(unix)]
+type Capture = Option<Arc<super::capture::StdCapture>>;
+#[cfg(not(unix))]
+type Capture = Option<()>;
+
+#[cfg(unix)]
+fn start_capture(capture: Capture, limit: usize) -> Option<super::capture::Capturing> {
+    capture.and_then(|capture| match capture.start(limit) {
+        Ok(capturing) => Some(capturing),
+        Err(error) => {
+            tracing::error!(%error, "cannot capture the call's output");
+            None
+        }
+    })
+}
+
+#[cfg(unix)]
+fn finish_capture(
+    capturing: Option<super::capture::Capturing>,
+    outcome: CallOutcome,
+    limit: usize,
+) -> CallOutcome {
+    match capturing {
+        Some(capturing) => {
+            let (out, err) = capturing.finish(limit);
+            CallOutcome {
+                stdout: outcome.stdout + &out,
+                stderr: outcome.stderr + &err,
+                ..outcome
+            }
+        }
+        None => outcome,
+    }
+}
+
+#[cfg(not(unix))]
+fn start_capture(_capture: Capture, _limit: usize) -> Option<()> {
+    None
+}
+
+#[cfg(not(unix))]
+fn finish_capture(_capturing: Option<()>, outcome: CallOutcome, _limit: usize) -> CallOutcome {
+    outcome
+}
+
+/// What stops a call, and who answers it: shared by the thread running it
+/// and the event loop following it.
+struct Control {
+    /// Set when the call is stopped ([`Io::cancelled`]).
+    stop: Arc<AtomicBool>,
+    /// Cancelled when the call is stopped: its questions, an isolated
+    /// child, an async task.
+    abort: CancellationToken,
+    /// Who answers ([`OPEN`], [`BY_THREAD`], [`BY_LOOP`]).
+    by: Arc<std::sync::atomic::AtomicU8>,
+    /// Set once the call has its turn (a slot, and the locks it needs).
+    started: AtomicBool,
+}
+
+impl Control {
+    fn new() -> Self {
+        Self {
+            stop: Arc::default(),
+            abort: CancellationToken::new(),
+            by: Arc::new(std::sync::atomic::AtomicU8::new(OPEN)),
+            started: AtomicBool::new(false),
+        }
+    }
+
+    fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+        self.abort.cancel();
+    }
+}
+
+/// A call started on the thread that read its request
+/// ([`Executor::start_early`]), followed by the event loop
+/// ([`Executor::attach`]).
+pub(crate) struct Early {
+    control: Control,
+    result: super::pool::Pending<Option<Finished>>,
+    replied: (Arc<Replier>, rmcp::model::RequestId),
+}
+
+impl Early {
+    /// Stops the call before the event loop follows it (the shutdown's
+    /// grace period is over): [`Io::cancelled`] says so, and its questions
+    /// go unanswered.
+    pub(crate) fn stop(&self) {
+        self.control.stop();
+    }
+}
+
+/// A synchronous job and everything it runs with on its thread.
+struct OnThread {
+    job: SyncJob,
+    /// The call's turn, held until the handler really returns.
+    held: Held,
+    capture: Capture,
+    limit: usize,
+    stop: Arc<AtomicBool>,
+    progress: Option<ProgressFn>,
+    log: Option<Arc<super::logs::CallLog>>,
+    ask: Option<crate::io::AskFn>,
+    start_task: Option<crate::io::StartTaskFn>,
+    answering: Option<ThreadAnswer>,
+}
+
+impl OnThread {
+    /// Runs the handler; its end, unless this thread answered the call.
+    fn run(self) -> Option<Finished> {
+        let Self {
+            job,
+            held,
+            capture,
+            limit,
+            stop,
+            progress,
+            log,
+            ask,
+            start_task,
+            answering,
+        } = self;
+        let _log = super::logs::Entered::on_thread(log);
+        // `confirm()` from an `Io` handler asks too.
+        let _ask = crate::io::asking_on_thread(ask.clone(), start_task.clone());
+        let _held = held;
+        let capturing = start_capture(capture, limit);
+        let (done, returned, panic) = match job {
+            SyncJob::WithIo(f) => {
+                let mut out = Bounded::new(limit);
+                let mut err = Bounded::new(limit);
+                let ((code, panic), returned) = {
+                    let mut io = Io::new(&mut out, &mut err, true)
+                        .watched(stop, progress)
+                        .asking(ask)
+                        .tasking(start_task);
+                    let code = run_caught(&mut io, f);
+                    (code, io.take_structured())
+                };
+                let done = CallOutcome::new(code, out.into_text(), err.into_text());
+                (done, returned, panic)
+            }
+            SyncJob::Plain(f) => {
+                let mut returned = None;
+                let (code, panic) = {
+                    let mut sink = std::io::stderr();
+                    let mut nothing = std::io::sink();
+                    let mut io = Io::new(&mut nothing, &mut sink, true);
+                    run_caught(&mut io, |_| {
+                        let Ended { code, structured } = f();
+                        returned = structured;
+                        code
+                    })
+                };
+                let done = CallOutcome::new(code, String::new(), String::new());
+                (done, returned, panic)
+            }
+        };
+        let done = finish_capture(capturing, done, limit);
+        ThreadAnswer::deliver(answering, (done, returned, panic))
     }
 }
 

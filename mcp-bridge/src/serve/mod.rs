@@ -38,7 +38,7 @@ use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
 use crate::error::{ArgError, CallError, RegistryError};
-use crate::handler::{Ended, Handler, IntoHandler, Job};
+use crate::handler::{Ended, Handler, IntoHandler, Job, SyncJob};
 use crate::io::{Io, ProgressFn};
 use crate::registry::{Listed, Registry, Resolved, Shown, Surface, ToolMode};
 use crate::spec::{CommandSpec, OutputFormat, TaskSupport, ToolSpec};
@@ -168,6 +168,9 @@ struct Shared {
     /// shutdown grace period (not rmcp's own end of session, after which
     /// calls still finish their work).
     in_flight: std::sync::Mutex<HashMap<(u64, RequestId), CancellationToken>>,
+    /// The calls started by the thread that read their request, until
+    /// rmcp's handler follows them ([`BridgeServer::start_early`]).
+    early: std::sync::Mutex<HashMap<(u64, RequestId), exec::Early>>,
     /// The number of the next session (HTTP serves many).
     next_session: std::sync::atomic::AtomicU64,
 }
@@ -214,6 +217,9 @@ struct Session {
     log_level: logs::ClientLevel,
     /// Where a call thread writes its call's answer itself (stdio).
     replier: Option<Arc<transport::Replier>>,
+    /// The client, once its session is initialized (a call is started
+    /// early only then).
+    peer: Arc<std::sync::OnceLock<rmcp::Peer<RoleServer>>>,
 }
 
 /// Removes a call from the calls in flight when it ends.
@@ -309,6 +315,7 @@ impl BridgeServer {
                 tasks: TaskManager::new(),
                 task_ttl: DEFAULT_TASK_TTL,
                 in_flight: std::sync::Mutex::default(),
+                early: std::sync::Mutex::default(),
                 next_session: std::sync::atomic::AtomicU64::new(1),
             }),
             session: Session::default(),
@@ -519,6 +526,7 @@ impl BridgeServer {
                 id: context.id.clone(),
                 output: policy.output,
                 modern: is_2026_07_28_or_later(&context),
+                early: None,
             }),
             _ => None,
         };
@@ -802,13 +810,155 @@ impl BridgeServer {
     /// handler's thread writes its call's answer itself.
     pub(crate) fn answering_through(mut self, transport: &transport::LineTransport) -> Self {
         self.session.replier = transport.replier();
-        #[cfg(unix)]
-        if let Some(input) = transport.watched_input() {
-            if let Err(error) = self.shared.exec.watch_input(input) {
-                tracing::debug!(%error, "call threads cannot wait on the input");
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return self;
+        };
+        let server = self.clone();
+        let early: transport::Early = Box::new(move |message| {
+            // Built inside the runtime (the call's asker waits on it), run
+            // outside it.
+            let _entered = runtime.enter();
+            server.start_early(message)
+        });
+        if let Some(reader) = transport.reader(early) {
+            if let Err(error) = self.shared.exec.lead(reader) {
+                tracing::error!(%error, "no thread can read the input");
             }
         }
         self
+    }
+
+    /// Starts the call `message` brings on the thread that read it (over
+    /// stdio), when nothing before its handler needs the event loop: a
+    /// synchronous handler's call, in an initialized session of a protocol
+    /// before 2026-07-28, neither a task (nor a task command's call from a
+    /// client with the Tasks extension) nor isolated, with no progress
+    /// or logs to send, its value built (and among the fetched values, once
+    /// they are) and its turn free, in the flat tool mode. The arguments are taken out of
+    /// the message, which rmcp still handles: its handler follows the
+    /// call ([`call_tool`](ServerHandler::call_tool)), for its
+    /// cancellation and timeout. The call's one wake-up is this thread's:
+    /// none for the event loop and none for another thread stands between
+    /// the request and the answer.
+    fn start_early(
+        &self,
+        message: &mut rmcp::service::RxJsonRpcMessage<RoleServer>,
+    ) -> Option<transport::EarlyCall> {
+        use rmcp::model::{ClientRequest, GetMeta, JsonRpcMessage};
+        let JsonRpcMessage::Request(request) = message else {
+            return None;
+        };
+        let ClientRequest::CallToolRequest(call) = &request.request else {
+            return None;
+        };
+        let shared = &self.shared;
+        let (Some(replier), Some(peer)) = (&self.session.replier, self.session.peer.get()) else {
+            return None;
+        };
+        let plain = !shared.draining.is_cancelled()
+            && shared.surface.is_none()
+            && shared.values.as_ref().is_none_or(|values| values.ready())
+            && !shared.isolate_all
+            && call.params.request_state.is_none();
+        if !plain {
+            return None;
+        }
+        let index = shared.typed.position(&call.params.name)?;
+        let policy = shared.policies[index];
+        if policy.isolate {
+            return None;
+        }
+        let mut context = RequestContext::new(request.id.clone(), peer.clone());
+        context.meta = request.request.get_meta().clone();
+        // A task command's call is an ordinary one for a client without
+        // the Tasks extension, unless it must be a task (refused).
+        let task = match policy.task {
+            None => false,
+            Some(TaskSupport::Required) => true,
+            Some(_) => ask::supports_tasks(&context),
+        };
+        if task || requests::per_request(&context) || notifies(&self.session, &context) {
+            return None;
+        }
+        let ClientRequest::CallToolRequest(call) = &mut request.request else {
+            return None;
+        };
+        let params = &mut call.params;
+        let arguments = params.arguments.take().unwrap_or_default();
+        let refused = shared
+            .values
+            .as_ref()
+            .and_then(|values| values.refusal(index, &params.name, &arguments));
+        let job = match (refused, shared.typed.prepare_at(index, &arguments)) {
+            (None, Ok(job)) => job,
+            _ => {
+                // Refused by rmcp's handler (a value not among the fetched
+                // ones fetched again first), which builds it again.
+                params.arguments = Some(arguments);
+                return None;
+            }
+        };
+        let key = (self.session.id, request.id.clone());
+        let lent = Arc::new(pool::Lent::default());
+        let forget = {
+            let (server, key) = (Arc::clone(shared), key.clone());
+            Box::new(move || {
+                // Answered unseen by rmcp: nothing follows it.
+                lock(&server.early).remove(&key);
+                lock(&server.in_flight).remove(&key);
+            })
+        };
+        let reply = exec::Reply {
+            replier: Arc::clone(replier),
+            id: request.id.clone(),
+            output: policy.output,
+            modern: is_2026_07_28_or_later(&context),
+            early: Some(exec::Unseen {
+                lent: Arc::clone(&lent),
+                forget,
+            }),
+        };
+        let asker = ask::Asker::of(&context);
+        let (early, task) = match shared
+            .exec
+            .start_early(&params.name, job, policy, asker, reply)
+        {
+            Ok(started) => started,
+            Err(_) => {
+                params.arguments = Some(arguments);
+                return None;
+            }
+        };
+        lock(&shared.in_flight).insert(key.clone(), CancellationToken::new());
+        lock(&shared.early).insert(key, early);
+        tracing::debug!(tool = %params.name, "call started by the thread that read it");
+        Some(transport::EarlyCall { task, lent })
+    }
+
+    /// Follows a call [started early](Self::start_early), as
+    /// [`run_prepared`](Self::run_prepared) follows the ones it starts.
+    async fn follow_early(
+        &self,
+        tool: &str,
+        early: exec::Early,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let shared = &self.shared;
+        let key = (self.session.id, context.id.clone());
+        let cancel = lock(&shared.in_flight)
+            .get(&key)
+            .cloned()
+            .unwrap_or_default();
+        let _in_flight = InFlight { shared, id: key };
+        let index = shared.typed.position(tool);
+        let policy = index
+            .map(|index| shared.policies[index])
+            .unwrap_or_default();
+        match shared.exec.attach(tool, early, policy, cancel).await {
+            Some(ran) => Ok(ran.into_result(policy.output, tool).into()),
+            // Cancelled: rmcp sends no answer for it.
+            None => Err(ErrorData::internal_error("the call was cancelled", None)),
+        }
     }
 
     /// The same server for another client: its own request ids and log
@@ -823,8 +973,7 @@ impl BridgeServer {
             shared: Arc::clone(&self.shared),
             session: Session {
                 id,
-                log_level: logs::ClientLevel::default(),
-                replier: None,
+                ..Session::default()
             },
         }
     }
@@ -869,6 +1018,10 @@ impl BridgeServer {
             for token in in_flight.values() {
                 token.cancel();
             }
+        }
+        // Calls their reading thread runs, not followed by rmcp.
+        for early in lock(&self.shared.early).values() {
+            early.stop();
         }
         self.shared.stop_rounds();
         self.shared.tasks.shutdown();
@@ -965,13 +1118,13 @@ impl BridgeServer {
             code: exit_code,
             structured,
         } = match job {
-            Job::WithIo(f) => {
+            Job::Sync(SyncJob::WithIo(f)) => {
                 let mut io = Io::new(&mut stdout, &mut stderr, true).asking(Some(ask));
                 let code = f(&mut io);
                 let structured = io.take_structured();
                 Ended { code, structured }
             }
-            Job::Plain(f) => f(),
+            Job::Sync(SyncJob::Plain(f)) => f(),
             Job::Async(call) => tokio::runtime::Builder::new_current_thread()
                 .enable_all()
                 .build()
@@ -1453,6 +1606,15 @@ fn is_2026_07_28_or_later(context: &RequestContext<RoleServer>) -> bool {
 /// Where a call's notifications go: progress when its request carries a
 /// progress token, `tracing` events when the request or its session asked
 /// for logs; `None` (no queue at all) when neither.
+/// Whether a call has notifications to send: progress (its request
+/// carries a progress token) or logs (its request or its session asked for
+/// them).
+fn notifies(session: &Session, context: &RequestContext<RoleServer>) -> bool {
+    context.meta.get_progress_token().is_some()
+        || context.meta.log_level().is_some()
+        || session.log_level.lock().is_ok_and(|level| level.is_some())
+}
+
 fn call_notifications(
     session: &Session,
     tool: &str,
@@ -1462,6 +1624,9 @@ fn call_notifications(
     Option<ProgressFn>,
     Option<Arc<logs::CallLog>>,
 ) {
+    if !notifies(session, context) {
+        return (None, None, None);
+    }
     let token = context.meta.get_progress_token();
     // A 2026-07-28 request names its own log level; an older client sets
     // one for its session.
@@ -1476,9 +1641,6 @@ fn call_notifications(
             .is_ok_and(|level| level.is_some())
             .then(|| Arc::clone(&session.log_level)),
     };
-    if token.is_none() && level.is_none() {
-        return (None, None, None);
-    }
     let outbox = Outbox::new(context.peer.clone());
     let progress = token.map(|token| {
         let outbox = Arc::clone(&outbox);
@@ -1495,6 +1657,7 @@ fn call_notifications(
 
 impl ServerHandler for BridgeServer {
     async fn on_initialized(&self, context: rmcp::service::NotificationContext<RoleServer>) {
+        let _ = self.session.peer.set(context.peer.clone());
         if self.shared.values.is_some() {
             // Told when fetched values change the tools.
             let mut peers = lock(&self.shared.peers);
@@ -1666,6 +1829,10 @@ impl ServerHandler for BridgeServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let shared = &self.shared;
+        let early = lock(&shared.early).remove(&(self.session.id, context.id.clone()));
+        if let Some(early) = early {
+            return self.follow_early(&request.name, early, &context).await;
+        }
         if shared.draining.is_cancelled() {
             return Ok(CallToolResult::error(vec![ContentBlock::text(format!(
                 "tool `{}` not run: the server is shutting down",

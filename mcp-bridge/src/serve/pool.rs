@@ -15,17 +15,18 @@
 //! on the result in a hurry. Both spins are short and bounded; idle
 //! threads park, and leave after a while.
 //!
-//! A call that comes after a pause finds every thread parked, and waking
-//! one after the event loop has read the request puts a second wake-up in
-//! a row on its path. So over stdio one idle thread parks on the
-//! protocol input's readiness instead ([`Pool::watch_input`], edge
-//! triggered, never reading it): a request wakes it at the same moment as
-//! the event loop, and it spins for the call the loop is about to hand it.
+//! A call that comes after a pause would find every thread parked, and
+//! waking one after the event loop has read the request puts a second
+//! wake-up in a row on its path. So over stdio the threads read the
+//! protocol input themselves ([`Pool::lead`]), one at a time (leader and
+//! followers): the thread a request wakes hands the message on to the
+//! event loop and, when the message is a call it may run (`Lead::lead`
+//! says so), wakes a follower to read on and runs the call itself.
 
 use std::collections::VecDeque;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use tokio::sync::Notify;
@@ -39,7 +40,55 @@ const CALLER_SPIN: Duration = Duration::from_micros(50);
 /// How long a parked thread waits for work before it leaves (one stays).
 const KEEP_ALIVE: Duration = Duration::from_secs(10);
 
-type Task = Box<dyn FnOnce() + Send>;
+/// Work for a call thread.
+pub(crate) type Task = Box<dyn FnOnce() + Send>;
+
+/// The input, read by the threads of a pool ([`Pool::lead`]): one
+/// thread leads (reads it), and, while the leader runs a call it read, one
+/// stands by, woken only if something comes meanwhile.
+pub(crate) trait Lead: Send + Sync {
+    /// Reads the input and hands its messages on, until one brings a call
+    /// for this thread to run (returned: the input is then lent to the
+    /// thread standing by), or the input ends (`None`).
+    fn lead(&self) -> Option<Task>;
+    /// After the call [`lead`](Self::lead) gave: whether this thread leads
+    /// on (nobody took the input over meanwhile).
+    fn reclaim(&self) -> bool;
+    /// Waits, standing by, until the input is lent and something comes
+    /// (or a while passes): whether this thread took the input over, and
+    /// leads now.
+    fn stand_by(&self) -> bool;
+}
+
+/// Who answers a call whose thread read it and runs it before the event
+/// loop has seen it: the thread, if it ends before anything else comes in
+/// ([`finish`](Self::finish)), or the event loop, once a thread that took
+/// the input over has handed the request on ([`forward`](Self::forward)).
+#[derive(Default)]
+pub(crate) struct Lent(std::sync::atomic::AtomicU8);
+
+const LENT: u8 = 0;
+const FORWARDED: u8 = 1;
+const FINISHED: u8 = 2;
+
+impl Lent {
+    /// Whether the request is to be handed on to the event loop now (it
+    /// was neither handed on nor finished).
+    pub(crate) fn forward(&self) -> bool {
+        self.settle(FORWARDED)
+    }
+
+    /// Whether the call's thread answers it, unseen by the event loop.
+    pub(crate) fn finish(&self) -> bool {
+        self.settle(FINISHED)
+    }
+
+    fn settle(&self, to: u8) -> bool {
+        self.0
+            .compare_exchange(LENT, to, Ordering::SeqCst, Ordering::SeqCst)
+            .is_ok()
+    }
+}
 
 thread_local! {
     /// Whether this thread is a call thread of a pool.
@@ -73,9 +122,8 @@ struct Shared {
     last_end: std::sync::atomic::AtomicU64,
     epoch: Instant,
     max_threads: usize,
-    /// Where an idle thread waits for the protocol input to be readable.
-    #[cfg(unix)]
-    input: std::sync::OnceLock<Input>,
+    /// The input the threads read, one at a time, when they lead it.
+    input: OnceLock<Arc<dyn Lead>>,
 }
 
 #[derive(Default)]
@@ -84,34 +132,18 @@ struct State {
     threads: usize,
     /// Threads parked on the condition variable.
     parked: usize,
-    /// Whether a thread waits on the input's readiness.
-    watching: bool,
-}
-
-/// The protocol input's readiness, waited for by one idle thread.
-#[cfg(unix)]
-struct Input {
-    poll: Mutex<mio::Poll>,
-    /// Wakes the waiting thread when a task is queued.
-    waker: mio::Waker,
-    /// The watched stream (a duplicate of the transport's; never read).
-    _fd: std::os::fd::OwnedFd,
-}
-
-#[cfg(unix)]
-const INPUT: mio::Token = mio::Token(0);
-#[cfg(unix)]
-const WAKER: mio::Token = mio::Token(1);
-
-/// Who to wake for a queued task.
-enum Wake {
-    Nobody,
-    Parked,
-    Watching,
+    /// Whether a thread leads the input (reads it, or runs a call it
+    /// read while another stands by).
+    leading: bool,
+    /// Threads standing by for the input.
+    standing_by: usize,
+    /// Whether the input has ended (nobody reads it any more).
+    input_ended: bool,
 }
 
 impl Pool {
-    /// A pool of at most `max_threads` threads, started when needed.
+    /// A pool of at most `max_threads` threads running calls, started when
+    /// needed (and, once it reads the input, one more to read it).
     pub(crate) fn new(max_threads: usize) -> Self {
         Self {
             shared: Arc::new(Shared {
@@ -123,32 +155,23 @@ impl Pool {
                 last_end: std::sync::atomic::AtomicU64::new(0),
                 epoch: Instant::now(),
                 max_threads: max_threads.max(1),
-                #[cfg(unix)]
-                input: std::sync::OnceLock::new(),
+                input: OnceLock::new(),
             }),
         }
     }
 
-    /// Lets one idle thread wait for `input` (the protocol's incoming
-    /// stream, a pipe) to become readable, so that it is awake when the
-    /// call a request brings is handed to it. Once; the stream is never
-    /// read here.
-    #[cfg(unix)]
-    pub(crate) fn watch_input(&self, input: std::os::fd::OwnedFd) -> std::io::Result<()> {
-        use std::os::fd::AsRawFd;
-        let poll = mio::Poll::new()?;
-        let waker = mio::Waker::new(poll.registry(), WAKER)?;
-        poll.registry().register(
-            &mut mio::unix::SourceFd(&input.as_raw_fd()),
-            INPUT,
-            mio::Interest::READABLE,
-        )?;
-        let _ = self.shared.input.set(Input {
-            poll: Mutex::new(poll),
-            waker,
-            _fd: input,
-        });
-        Ok(())
+    /// Makes the threads read the input through `input`, one at a time:
+    /// the thread a message wakes runs the call it brings when
+    /// [`Lead::lead`] gives it one, lending the input to the thread
+    /// standing by meanwhile. Once; starts the first reader.
+    pub(crate) fn lead(&self, input: Arc<dyn Lead>) -> std::io::Result<()> {
+        if self.shared.input.set(input).is_err() {
+            return Ok(());
+        }
+        self.shared.lock().threads += 1;
+        self.shared.start_thread().inspect_err(|_| {
+            self.shared.lock().threads -= 1;
+        })
     }
 
     /// Runs `f` on a thread of the pool; its result comes through the
@@ -157,119 +180,106 @@ impl Pool {
         &self,
         f: impl FnOnce() -> T + Send + 'static,
     ) -> Pending<T> {
-        let slot = Arc::new(Slot {
-            done: AtomicBool::new(false),
-            value: Mutex::new(None),
-            notify: Notify::new(),
-        });
-        let filled = Arc::clone(&slot);
-        let task: Task = Box::new(move || {
-            let value = catch_unwind(AssertUnwindSafe(f)).ok();
-            if let Ok(mut slot) = filled.value.lock() {
-                *slot = value;
-            }
-            filled.done.store(true, Ordering::Release);
-            filled.notify.notify_one();
-        });
+        let (pending, fill) = pending();
+        let task: Task = Box::new(move || fill(f));
         let shared = &self.shared;
         let (wake, spawn) = {
-            let mut state = shared.state.lock().unwrap_or_else(|e| e.into_inner());
+            let mut state = shared.lock();
             state.queue.push_back(task);
             shared.queued.fetch_add(1, Ordering::SeqCst);
             // Idle threads (spinning, parked, or on their way to look for
             // work) take the waiting tasks; a new thread starts only when
-            // there are more tasks than idle threads.
+            // there are more tasks than idle threads. The threads leading
+            // the input and standing by for it are not idle.
             let idle = state
                 .threads
-                .saturating_sub(shared.busy.load(Ordering::SeqCst));
+                .saturating_sub(shared.busy.load(Ordering::SeqCst))
+                .saturating_sub(usize::from(state.leading))
+                .saturating_sub(state.standing_by);
             let waiting = state.queue.len();
             if waiting <= idle {
                 let spinning = shared.spinning.load(Ordering::SeqCst) > 0;
-                let wake = match !spinning || waiting > 1 {
-                    false => Wake::Nobody,
-                    true if state.parked == 0 && state.watching => Wake::Watching,
-                    true => Wake::Parked,
-                };
-                (wake, false)
-            } else if state.threads < shared.max_threads {
+                (!spinning || waiting > 1, false)
+            } else if state.threads < shared.thread_cap() {
                 state.threads += 1;
-                (Wake::Nobody, true)
+                (false, true)
             } else {
                 // Every thread is busy: the first to finish takes it.
-                (Wake::Nobody, false)
+                (false, false)
             }
         };
-        match wake {
-            Wake::Nobody => {}
-            Wake::Parked => shared.available.notify_one(),
-            Wake::Watching => shared.wake_watcher(),
+        if wake {
+            shared.available.notify_one();
         }
-        if spawn {
-            let worker = Arc::clone(shared);
-            let started = std::thread::Builder::new()
-                .name("mcp-bridge-call".into())
-                .spawn(move || worker.work());
-            if let Err(error) = started {
-                tracing::error!(%error, "cannot start a thread for calls");
-                let mut state = shared.state.lock().unwrap_or_else(|e| e.into_inner());
-                state.threads -= 1;
-                // Run it here rather than never.
-                if let Some(task) = state.queue.pop_back() {
-                    shared.queued.fetch_sub(1, Ordering::SeqCst);
-                    drop(state);
-                    task();
-                }
+        if spawn && shared.start_thread().is_err() {
+            let mut state = shared.lock();
+            state.threads -= 1;
+            // Run it here rather than never.
+            if let Some(task) = state.queue.pop_back() {
+                shared.queued.fetch_sub(1, Ordering::SeqCst);
+                drop(state);
+                task();
             }
         }
-        Pending { slot }
+        pending
     }
 }
 
+/// A result to come, and what fills it with the value of a function run
+/// elsewhere (`None` if it panicked).
+pub(crate) fn pending<T: Send + 'static, F: FnOnce() -> T>() -> (Pending<T>, impl FnOnce(F) + Send)
+{
+    let slot = Arc::new(Slot {
+        done: AtomicBool::new(false),
+        value: Mutex::new(None),
+        notify: Notify::new(),
+    });
+    let filled = Arc::clone(&slot);
+    let fill = move |f: F| {
+        let value = catch_unwind(AssertUnwindSafe(f)).ok();
+        if let Ok(mut slot) = filled.value.lock() {
+            *slot = value;
+        }
+        filled.done.store(true, Ordering::Release);
+        filled.notify.notify_one();
+    };
+    (Pending { slot }, fill)
+}
+
 impl Shared {
-    /// Whether this idle thread is the one to wait on the input: when no
-    /// other thread waits on it or spins (one thread at a time is ready for
-    /// the next call; more would only take the CPU from the ones working).
-    fn may_watch(&self, state: &State) -> bool {
-        #[cfg(unix)]
-        return !state.watching
-            && self.spinning.load(Ordering::SeqCst) == 0
-            && self.input.get().is_some();
-        #[cfg(not(unix))]
-        return false;
+    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Waits until the input has something to read, a task is queued, or
-    /// `KEEP_ALIVE` passes.
-    fn watch_input(&self) {
-        #[cfg(unix)]
-        if let Some(input) = self.input.get() {
-            let mut events = mio::Events::with_capacity(2);
-            let mut poll = input.poll.lock().unwrap_or_else(|e| e.into_inner());
-            if let Err(error) = poll.poll(&mut events, Some(KEEP_ALIVE)) {
-                if error.kind() != std::io::ErrorKind::Interrupted {
-                    tracing::debug!(%error, "cannot wait for the input");
-                    drop(poll);
-                    std::thread::sleep(Duration::from_millis(10));
-                }
-            }
-        }
+    /// The most threads: the calls', and one leading the input and one
+    /// standing by.
+    fn thread_cap(&self) -> usize {
+        self.max_threads + 2 * usize::from(self.input.get().is_some())
     }
 
-    fn wake_watcher(&self) {
-        #[cfg(unix)]
-        if let Some(input) = self.input.get() {
-            if let Err(error) = input.waker.wake() {
-                tracing::error!(%error, "cannot wake a call thread");
-                self.available.notify_one();
-            }
-        }
+    /// Starts a thread (counted in `threads` by the caller).
+    fn start_thread(self: &Arc<Self>) -> std::io::Result<()> {
+        let worker = Arc::clone(self);
+        std::thread::Builder::new()
+            .name("mcp-bridge-call".into())
+            .spawn(move || worker.work())
+            .map(drop)
+            .inspect_err(|error| tracing::error!(%error, "cannot start a thread for calls"))
+    }
+
+    /// Whether this idle thread is the one to lead the input (no other
+    /// does) or to stand by for it (no other does).
+    fn may_stand_by(&self, state: &State) -> bool {
+        (!state.leading || state.standing_by == 0)
+            && !state.input_ended
+            && self.input.get().is_some()
     }
 
     fn take(&self) -> Option<Task> {
         if self.queued.load(Ordering::SeqCst) == 0 {
             return None;
         }
-        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let mut state = self.lock();
         self.pop(&mut state)
     }
 
@@ -297,27 +307,93 @@ impl Shared {
         close
     }
 
+    /// Leads the input, or stands by for it, taking turns with another
+    /// thread, until the input ends or nothing came for a while.
+    fn follow_input(self: &Arc<Self>, input: &Arc<dyn Lead>, mut lead: bool) {
+        loop {
+            if lead && !self.lead(input) {
+                return;
+            }
+            {
+                let mut state = self.lock();
+                if !state.queue.is_empty() || state.standing_by > 0 {
+                    // Calls wait (run them first), or another thread
+                    // stands by already.
+                    return;
+                }
+                state.standing_by += 1;
+            }
+            lead = input.stand_by();
+            self.lock().standing_by -= 1;
+            if !lead {
+                return;
+            }
+        }
+    }
+
+    /// Leads the input: reads it, and runs the calls it brings for this
+    /// thread, for as long as this thread keeps the lead; whether it lost
+    /// it to the thread standing by (`false`: the input ended).
+    fn lead(self: &Arc<Self>, input: &Arc<dyn Lead>) -> bool {
+        loop {
+            let Some(task) = input.lead() else {
+                let mut state = self.lock();
+                state.leading = false;
+                state.input_ended = true;
+                return false;
+            };
+            // The input is lent while the call runs: make sure a thread
+            // stands by for it.
+            let start = {
+                let mut state = self.lock();
+                self.busy.fetch_add(1, Ordering::SeqCst);
+                let idle = state
+                    .threads
+                    .saturating_sub(self.busy.load(Ordering::SeqCst));
+                match (state.standing_by > 0, state.parked > 0) {
+                    (true, _) => false,
+                    (false, true) => {
+                        self.available.notify_one();
+                        false
+                    }
+                    (false, false) if idle == 0 && state.threads < self.thread_cap() => {
+                        state.threads += 1;
+                        true
+                    }
+                    (false, false) => false,
+                }
+            };
+            if start && self.start_thread().is_err() {
+                // Nobody stands by: what comes meanwhile waits for this
+                // call.
+                self.lock().threads -= 1;
+            }
+            self.run_task(task);
+            if !input.reclaim() {
+                // The thread standing by took the input over.
+                return true;
+            }
+        }
+    }
+
     fn work(self: Arc<Self>) {
         CALL_THREAD.set(true);
         // Whether the last call came close after the one before (calls
-        // back to back: the next one is likely as close), and whether a
-        // request just woke this thread (its call is on its way). Either
-        // is worth a spin; a call after a pause is not followed closely,
-        // and spinning after it would only burn the CPU.
+        // back to back: the next one is likely as close). Worth a spin; a
+        // call after a pause is not followed closely, and spinning after
+        // it would only burn the CPU.
         let mut close = false;
-        let mut woke = false;
         loop {
             if let Some(task) = self.take() {
                 close = self.run_task(task);
                 continue;
             }
             // One thread spins for the next call; the others park.
-            let spins = (close || woke)
+            let spins = close
                 && self
                     .spinning
                     .compare_exchange(0, 1, Ordering::SeqCst, Ordering::SeqCst)
                     .is_ok();
-            woke = false;
             let start = Instant::now();
             let mut found = None;
             let mut turns = 0u32;
@@ -340,23 +416,19 @@ impl Shared {
                 close = self.run_task(task);
                 continue;
             }
-            let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+            let mut state = self.lock();
             loop {
                 if let Some(task) = self.pop(&mut state) {
                     drop(state);
                     close = self.run_task(task);
                     break;
                 }
-                if self.may_watch(&state) {
-                    state.watching = true;
+                if let (true, Some(input)) = (self.may_stand_by(&state), self.input.get()) {
+                    let lead = !state.leading;
+                    state.leading = true;
                     drop(state);
-                    self.watch_input();
-                    state = self.state.lock().unwrap_or_else(|e| e.into_inner());
-                    state.watching = false;
-                    // Back to looking for work: a request came in (its
-                    // call is on its way), a task was queued, or a while
-                    // passed.
-                    woke = true;
+                    self.follow_input(input, lead);
+                    close = false;
                     break;
                 }
                 state.parked += 1;
@@ -366,7 +438,10 @@ impl Shared {
                     .unwrap_or_else(|e| e.into_inner());
                 state = next;
                 state.parked -= 1;
-                if waited.timed_out() && state.queue.is_empty() && state.threads > 1 {
+                // One thread stays; while the input is read, so do the one
+                // leading it and one to stand by.
+                let staying = 1 + 2 * usize::from(self.input.get().is_some());
+                if waited.timed_out() && state.queue.is_empty() && state.threads > staying {
                     state.threads -= 1;
                     return;
                 }
@@ -454,5 +529,78 @@ mod tests {
         for call in calls {
             assert_eq!(call.wait(true).await, Some(true));
         }
+    }
+
+    /// An input whose first message brings a call that runs until another
+    /// thread has read the input on (or 10 s pass); then the input ends.
+    #[derive(Default)]
+    struct Scripted {
+        state: std::sync::Mutex<Script>,
+        changed: std::sync::Condvar,
+    }
+
+    #[derive(Default)]
+    struct Script {
+        /// The thread that ran the call, once it runs.
+        caller: Option<std::thread::ThreadId>,
+        lent: bool,
+        /// Whether another thread read on while the call ran.
+        read_on: Option<bool>,
+    }
+
+    impl Scripted {
+        /// Whether another thread read on while the call ran, once known
+        /// (10 s at most).
+        fn read_on(&self) -> Option<bool> {
+            let script = self.state.lock().unwrap();
+            let limit = std::time::Duration::from_secs(10);
+            let (script, _) = self
+                .changed
+                .wait_timeout_while(script, limit, |s| s.read_on.is_none())
+                .unwrap();
+            script.read_on
+        }
+    }
+
+    impl super::Lead for std::sync::Arc<Scripted> {
+        fn lead(&self) -> Option<super::Task> {
+            let mut script = self.state.lock().unwrap();
+            if script.caller.is_none() {
+                script.caller = Some(std::thread::current().id());
+                script.lent = true;
+                self.changed.notify_all();
+                let input = std::sync::Arc::clone(self);
+                return Some(Box::new(move || {
+                    assert_eq!(input.read_on(), Some(true), "nobody read on");
+                }));
+            }
+            let other = script.caller != Some(std::thread::current().id());
+            script.read_on.get_or_insert(other);
+            self.changed.notify_all();
+            None
+        }
+
+        fn reclaim(&self) -> bool {
+            let mut script = self.state.lock().unwrap();
+            std::mem::take(&mut script.lent)
+        }
+
+        fn stand_by(&self) -> bool {
+            let script = self.state.lock().unwrap();
+            let (mut script, _) = self
+                .changed
+                .wait_timeout_while(script, std::time::Duration::from_millis(200), |s| !s.lent)
+                .unwrap();
+            std::mem::take(&mut script.lent)
+        }
+    }
+
+    #[test]
+    fn while_the_reading_thread_runs_a_call_another_reads_on() {
+        let pool = Pool::new(2);
+        let input = std::sync::Arc::new(Scripted::default());
+        pool.lead(std::sync::Arc::new(std::sync::Arc::clone(&input)))
+            .unwrap();
+        assert_eq!(input.read_on(), Some(true));
     }
 }

@@ -249,6 +249,11 @@ impl Values {
         changed && (!first || self.listed_early.load(std::sync::atomic::Ordering::SeqCst))
     }
 
+    /// Whether the first round of fetches is done.
+    pub(crate) fn ready(&self) -> bool {
+        *self.ready.borrow()
+    }
+
     /// Waits (at most `limit`) for the first round of fetches, so the first
     /// `tools/list` has the values; a list answered without them is noted.
     pub(crate) async fn first_round(&self, limit: Duration) {

@@ -2,7 +2,7 @@
 //! original standard input and output; fd 1 is pointed at stderr and fd 0
 //! at `/dev/null`.
 
-use super::{LineTransport, Reader, Writer};
+use super::{LineTransport, Writer};
 
 /// Private handles on the original standard input and output, after
 /// pointing the process's fd 1 at stderr and fd 0 at `/dev/null`: from
@@ -16,12 +16,10 @@ pub(crate) fn guarded_stdio() -> std::io::Result<LineTransport> {
         use std::os::fd::AsFd;
 
         std::io::stdout().flush()?;
-        let (reader, writer, input) = unix_protocol_streams()?;
+        let (input, writer) = unix_protocol_streams()?;
         rustix::stdio::dup2_stdout(std::io::stderr().as_fd())?;
         null_stdin()?;
-        let mut transport = LineTransport::new(reader, writer);
-        transport.input = input;
-        Ok(transport)
+        LineTransport::threaded(input, writer)
     }
     #[cfg(not(unix))]
     {
@@ -37,36 +35,37 @@ pub(crate) fn null_stdin() -> std::io::Result<()> {
     Ok(())
 }
 
-/// The protocol's streams, and the input again when it is a pipe (for a
-/// call thread to wait on its readiness).
+/// The protocol's streams: the input, read by the call threads (blocking
+/// reads; a pipe reopened on a file description of its own, so that
+/// another process sharing it is not affected), and the output.
 #[cfg(unix)]
-fn unix_protocol_streams() -> std::io::Result<(Reader, Writer, Option<std::os::fd::OwnedFd>)> {
+fn unix_protocol_streams() -> std::io::Result<(std::fs::File, Writer)> {
     use std::os::fd::AsFd;
 
-    // Pipes (how MCP clients start servers) are reopened as non-blocking
-    // pipes on their own file descriptions, so reads and writes run on the
-    // reactor; anything else (a file, a terminal) uses the blocking pool.
+    let input =
+        reopen_fifo(0, false).map_or_else(|| std::io::stdin().as_fd().try_clone_to_owned(), Ok)?;
+    // A pipe (how MCP clients start servers) is reopened as a non-blocking
+    // pipe on its own file description, so writes run on the reactor;
+    // anything else (a file, a terminal) uses the blocking pool.
     #[cfg(target_os = "linux")]
-    if let (Some(input), Some(output)) = (reopen_fifo(0, false), reopen_fifo(1, true)) {
-        let watched = input.try_clone().ok();
-        if let (Ok(reader), Ok(writer)) = (
-            tokio::net::unix::pipe::Receiver::from_owned_fd(input),
-            tokio::net::unix::pipe::Sender::from_owned_fd(output),
-        ) {
-            return Ok((Box::pin(reader), Box::pin(writer), watched));
+    if let Some(output) = reopen_fifo(1, true) {
+        if let Ok(writer) = tokio::net::unix::pipe::Sender::from_owned_fd(output) {
+            return Ok((input.into(), Box::pin(writer)));
         }
     }
-    let input = std::io::stdin().as_fd().try_clone_to_owned()?;
-    let reader = tokio::fs::File::from_std(std::fs::File::from(input));
     let output = std::io::stdout().as_fd().try_clone_to_owned()?;
     let writer = tokio::fs::File::from_std(std::fs::File::from(output));
-    Ok((Box::pin(reader), Box::pin(writer), None))
+    Ok((input.into(), Box::pin(writer)))
 }
 
+/// Opens the pipe at `fd` again, on a file description of its own
+/// (blocking for reading, non-blocking for writing); `None` if it is no
+/// pipe.
 #[cfg(target_os = "linux")]
 fn reopen_fifo(fd: i32, write: bool) -> Option<std::os::fd::OwnedFd> {
     use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
 
+    // Opened non-blocking, which does not wait for a writer to come.
     let file = std::fs::OpenOptions::new()
         .read(!write)
         .write(write)
@@ -74,5 +73,13 @@ fn reopen_fifo(fd: i32, write: bool) -> Option<std::os::fd::OwnedFd> {
         .open(format!("/proc/self/fd/{fd}"))
         .ok()?;
     let is_fifo = file.metadata().ok()?.file_type().is_fifo();
+    if !write {
+        rustix::fs::fcntl_setfl(&file, rustix::fs::OFlags::empty()).ok()?;
+    }
     is_fifo.then(|| file.into())
+}
+
+#[cfg(all(unix, not(target_os = "linux")))]
+fn reopen_fifo(_fd: i32, _write: bool) -> Option<std::os::fd::OwnedFd> {
+    None
 }
