@@ -1109,6 +1109,27 @@ fn http_options(
     Ok(options)
 }
 
+/// Listens on `addr` with room for a burst of connections: the kernel
+/// keeps up to [`BACKLOG`] of them until they are accepted (tokio's default
+/// is 1,024; past it, a client's connection may be reset before the server
+/// ever sees it).
+#[cfg(feature = "http")]
+fn listen(addr: std::net::SocketAddr) -> std::io::Result<tokio::net::TcpListener> {
+    let socket = match addr {
+        std::net::SocketAddr::V4(_) => tokio::net::TcpSocket::new_v4()?,
+        std::net::SocketAddr::V6(_) => tokio::net::TcpSocket::new_v6()?,
+    };
+    #[cfg(unix)]
+    socket.set_reuseaddr(true)?;
+    socket.bind(addr)?;
+    socket.listen(BACKLOG)
+}
+
+/// How many connections the kernel may hold for the HTTP server before it
+/// accepts them (capped by the system's `somaxconn`).
+#[cfg(feature = "http")]
+const BACKLOG: u32 = 4096;
+
 #[cfg(feature = "http")]
 async fn serve_http(
     server: BridgeServer,
@@ -1121,7 +1142,7 @@ async fn serve_http(
         Ok(server) => server,
         Err(error) => return fail(&error),
     };
-    let listener = match tokio::net::TcpListener::bind(options.addr).await {
+    let listener = match listen(options.addr) {
         Ok(listener) => listener,
         Err(error) => return fail(&format!("cannot listen on {}: {error}", options.addr)),
     };

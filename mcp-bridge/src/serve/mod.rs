@@ -332,6 +332,7 @@ impl BridgeServer {
 
     /// Declares no `tools.listChanged`: without sessions no notification
     /// can reach a client, which learns of fetched values by listing again.
+    #[cfg(feature = "http")]
     pub(crate) fn without_list_changed(self) -> Self {
         self.configure(|shared| {
             if let Some(tools) = &mut shared.info.capabilities.tools {
