@@ -835,9 +835,11 @@ impl BridgeServer {
     /// before 2026-07-28, neither a task (nor a task command's call from a
     /// client with the Tasks extension) nor isolated, with no progress
     /// or logs to send, its value built (and among the fetched values, once
-    /// they are) and its turn free, in the flat tool mode. The arguments are taken out of
-    /// the message, which rmcp still handles: its handler follows the
-    /// call ([`call_tool`](ServerHandler::call_tool)), for its
+    /// they are) and its turn free, in the flat tool mode. The arguments
+    /// are taken out of the message. If the call ends before anything
+    /// else comes in, its thread answers it and rmcp never sees it;
+    /// otherwise the message is handed on to rmcp, whose handler follows
+    /// the call ([`call_tool`](ServerHandler::call_tool)) for its
     /// cancellation and timeout. The call's one wake-up is this thread's:
     /// none for the event loop and none for another thread stands between
     /// the request and the answer.

@@ -18,10 +18,11 @@
 //! A call that comes after a pause would find every thread parked, and
 //! waking one after the event loop has read the request puts a second
 //! wake-up in a row on its path. So over stdio the threads read the
-//! protocol input themselves ([`Pool::lead`]), one at a time (leader and
-//! followers): the thread a request wakes hands the message on to the
-//! event loop and, when the message is a call it may run (`Lead::lead`
-//! says so), wakes a follower to read on and runs the call itself.
+//! protocol input themselves ([`Pool::lead`]), one at a time: the thread a
+//! request wakes hands the message on to the event loop or, when it is a
+//! call this thread may run ([`Lead::lead`] gives it), runs it, lending
+//! the input meanwhile to a thread standing by, which is woken only if
+//! something comes before the call ends ([`Lead::stand_by`]).
 
 use std::collections::VecDeque;
 use std::panic::{catch_unwind, AssertUnwindSafe};
