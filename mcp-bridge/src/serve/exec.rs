@@ -514,29 +514,8 @@ impl Executor {
             Job::Sync(sync) if policy.timeout.or(self.limits.timeout).is_none() => sync,
             job => return Err(job),
         };
-        let give_back = Job::Sync;
-        let Ok(slot) = Arc::clone(&self.slots).try_acquire_owned() else {
-            return Err(give_back(sync));
-        };
-        let serial = match policy.serial {
-            true => match Arc::clone(&self.serial).try_lock_owned() {
-                Ok(guard) => Some(guard),
-                Err(_) => return Err(give_back(sync)),
-            },
-            false => None,
-        };
-        let capture_turn = match capture.is_some() {
-            true => match Arc::clone(&self.capture_turn).try_lock_owned() {
-                Ok(guard) => Some(guard),
-                Err(_) => return Err(give_back(sync)),
-            },
-            false => None,
-        };
-        let held = Held {
-            _slot: slot,
-            _serial: serial,
-            _capture_turn: capture_turn,
-            _running: self.running.enter(),
+        let Some(held) = self.try_hold(policy.serial, capture.is_some()) else {
+            return Err(Job::Sync(sync));
         };
         let control = Control::new();
         control.started.store(true, Ordering::SeqCst);
@@ -570,6 +549,27 @@ impl Executor {
         ))
     }
 
+    /// The call's turn, if it is free now: a slot, the `serial` lock
+    /// when `serial`, the capture's turn when it `takes_turns`.
+    fn try_hold(&self, serial: bool, takes_turns: bool) -> Option<Held> {
+        let slot = Arc::clone(&self.slots).try_acquire_owned().ok()?;
+        let lock = |lock: &Arc<Mutex<()>>| Arc::clone(lock).try_lock_owned().ok();
+        let serial = match serial {
+            true => Some(lock(&self.serial)?),
+            false => None,
+        };
+        let capture_turn = match takes_turns {
+            true => Some(lock(&self.capture_turn)?),
+            false => None,
+        };
+        Some(Held {
+            _slot: slot,
+            _serial: serial,
+            _capture_turn: capture_turn,
+            _running: self.running.enter(),
+        })
+    }
+
     /// Follows a call [started early](Self::start_early) as
     /// [`run`](Self::run) follows the ones it starts: `None` when the
     /// client cancelled it.
@@ -585,9 +585,15 @@ impl Executor {
             result,
             replied,
         } = early;
-        let run = async { result.wait(false).await };
-        self.conclude(tool, run, &control, Some(replied), policy, cancel)
-            .await
+        self.conclude(
+            tool,
+            result.wait(false),
+            &control,
+            Some(replied),
+            policy,
+            cancel,
+        )
+        .await
     }
 
     /// The capture a job's call takes (and the turn it waits for): when it

@@ -486,16 +486,9 @@ impl BridgeServer {
             },
             false => job,
         };
-        let supports_tasks = ask::supports_tasks(&context);
-        // A task from its start, for any client with the extension,
-        // whatever its protocol: the task's questions go through
+        // A task from its start: the task's questions go through
         // `tasks/get` and `tasks/update`.
-        let task_now = supports_tasks
-            && matches!(
-                policy.task,
-                Some(TaskSupport::Optional | TaskSupport::Required)
-            );
-        if task_now {
+        if task_from_start(&policy, &context) {
             let followed = self.spawn_followed(called, tool, job, policy, &context, false);
             return Ok(self.make_task(followed));
         }
@@ -504,8 +497,9 @@ impl BridgeServer {
         // questions in rounds): a 2026-07-28 client's. An older client's
         // questions are requests in its session, nothing follows its call,
         // and it stays an ordinary call (`start_task` returns `false`).
-        let task_later =
-            per_request && supports_tasks && policy.task == Some(TaskSupport::Deferred);
+        let task_later = per_request
+            && ask::supports_tasks(&context)
+            && policy.task == Some(TaskSupport::Deferred);
         if per_request && (ask::can_ask(&context) || task_later) {
             // Its questions are answers to this request, the call goes on
             // past it (and may become a task).
@@ -873,13 +867,8 @@ impl BridgeServer {
         }
         let mut context = RequestContext::new(request.id.clone(), peer.clone());
         context.meta = request.request.get_meta().clone();
-        // A task command's call is an ordinary one for a client without
-        // the Tasks extension, unless it must be a task (refused).
-        let task = match policy.task {
-            None => false,
-            Some(TaskSupport::Required) => true,
-            Some(_) => ask::supports_tasks(&context),
-        };
+        // A task, or a call refused for not being one.
+        let task = policy.task == Some(TaskSupport::Required) || task_from_start(&policy, &context);
         if task || requests::per_request(&context) || notifies(&self.session, &context) {
             return None;
         }
@@ -1609,6 +1598,17 @@ fn is_2026_07_28_or_later(context: &RequestContext<RoleServer>) -> bool {
 /// Where a call's notifications go: progress when its request carries a
 /// progress token, `tracing` events when the request or its session asked
 /// for logs; `None` (no queue at all) when neither.
+/// Whether a call of a command with `policy` is a task from its start: a
+/// `#[mcp(task)]` command's (not a deferred one's), for a client with the
+/// Tasks extension, whatever its protocol.
+fn task_from_start(policy: &CommandPolicy, context: &RequestContext<RoleServer>) -> bool {
+    ask::supports_tasks(context)
+        && matches!(
+            policy.task,
+            Some(TaskSupport::Optional | TaskSupport::Required)
+        )
+}
+
 /// Whether a call has notifications to send: progress (its request
 /// carries a progress token) or logs (its request or its session asked for
 /// them).

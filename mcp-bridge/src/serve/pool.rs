@@ -170,9 +170,7 @@ impl Pool {
             return Ok(());
         }
         self.shared.lock().threads += 1;
-        self.shared.start_thread().inspect_err(|_| {
-            self.shared.lock().threads -= 1;
-        })
+        self.shared.start_thread()
     }
 
     /// Runs `f` on a thread of the pool; its result comes through the
@@ -214,7 +212,6 @@ impl Pool {
         }
         if spawn && shared.start_thread().is_err() {
             let mut state = shared.lock();
-            state.threads -= 1;
             // Run it here rather than never.
             if let Some(task) = state.queue.pop_back() {
                 shared.queued.fetch_sub(1, Ordering::SeqCst);
@@ -258,14 +255,18 @@ impl Shared {
         self.max_threads + 2 * usize::from(self.input.get().is_some())
     }
 
-    /// Starts a thread (counted in `threads` by the caller).
+    /// Starts a thread, counted in `threads` by the caller (and uncounted
+    /// here if it cannot start).
     fn start_thread(self: &Arc<Self>) -> std::io::Result<()> {
         let worker = Arc::clone(self);
         std::thread::Builder::new()
             .name("mcp-bridge-call".into())
             .spawn(move || worker.work())
             .map(drop)
-            .inspect_err(|error| tracing::error!(%error, "cannot start a thread for calls"))
+            .inspect_err(|error| {
+                tracing::error!(%error, "cannot start a thread for calls");
+                self.lock().threads -= 1;
+            })
     }
 
     /// Whether this idle thread is the one to lead the input (no other
@@ -364,10 +365,10 @@ impl Shared {
                     (false, false) => false,
                 }
             };
-            if start && self.start_thread().is_err() {
-                // Nobody stands by: what comes meanwhile waits for this
-                // call.
-                self.lock().threads -= 1;
+            if start {
+                // If it cannot start, nobody stands by: what comes
+                // meanwhile waits for this call.
+                let _ = self.start_thread();
             }
             self.run_task(task);
             if !input.reclaim() {

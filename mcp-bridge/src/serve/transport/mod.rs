@@ -355,16 +355,14 @@ impl LineTransport {
     async fn next(&mut self) -> Inbound {
         match &mut self.source {
             Source::Stream { reader, framing } => loop {
-                match framing.read_line(reader).await {
-                    Ok(LineRead::Line) => {}
-                    Ok(LineRead::TooLong(id)) => return Inbound::Reply(too_long(id)),
-                    Ok(LineRead::Eof) => return Inbound::End,
+                let read = match framing.read_line(reader).await {
+                    Ok(read) => read,
                     Err(error) => {
                         tracing::error!("cannot read from the client: {error}");
                         return Inbound::End;
                     }
-                }
-                if let Some(inbound) = framing.accept() {
+                };
+                if let Some(inbound) = framing.after(read) {
                     return inbound;
                 }
             },
@@ -525,13 +523,8 @@ impl super::pool::Lead for InputReader {
                 let available = &state.buffer[state.start..state.end];
                 let (took, read) = state.framing.take(available);
                 state.start += took;
-                let inbound = match read {
-                    None => continue,
-                    Some(LineRead::TooLong(id)) => Inbound::Reply(too_long(id)),
-                    Some(_) => match state.framing.accept() {
-                        Some(inbound) => inbound,
-                        None => continue,
-                    },
+                let Some(inbound) = read.and_then(|read| state.framing.after(read)) else {
+                    continue;
                 };
                 let inbound = match (inbound, &self.early) {
                     (Inbound::Message(mut message), Some(early))
@@ -672,6 +665,17 @@ impl Framing {
             }
         }
         (take, outcome)
+    }
+
+    /// What a read means for the event loop: the line's message or the
+    /// error to answer it with (or nothing), the refusal of a line too
+    /// long, or the end of the input.
+    fn after(&mut self, read: LineRead) -> Option<Inbound> {
+        match read {
+            LineRead::Line => self.accept(),
+            LineRead::TooLong(id) => Some(Inbound::Reply(too_long(id))),
+            LineRead::Eof => Some(Inbound::End),
+        }
     }
 
     /// What the line read means for the event loop: a message, an error
