@@ -821,7 +821,12 @@ impl OnThread {
         let _log = super::logs::Entered::on_thread(log);
         // `confirm()` from an `Io` handler asks too.
         let _ask = crate::io::asking_on_thread(ask.clone(), start_task.clone());
-        let _held = held;
+        let Held {
+            _slot,
+            _serial,
+            _capture_turn,
+            _running,
+        } = held;
         let capturing = start_capture(capture, limit);
         let (done, returned, panic) = match job {
             SyncJob::WithIo(f) => {
@@ -855,6 +860,10 @@ impl OnThread {
             }
         };
         let done = finish_capture(capturing, done, limit);
+        // The handler has returned and its output is read: its turn is
+        // free before its answer goes out, so that a call sent on that
+        // answer finds it free (the call counts as running until then).
+        drop((_slot, _serial, _capture_turn));
         ThreadAnswer::deliver(answering, (done, returned, panic))
     }
 }
