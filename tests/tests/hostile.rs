@@ -680,6 +680,7 @@ fn a_burst_of_a_thousand_requests_gets_a_thousand_answers() {
         burst.push(b'\n');
     }
     // All at once: the server reads while it answers.
+    server.note_sent(&burst);
     let mut stdin = server.stdin.take().expect("stdin");
     let writer = std::thread::spawn(move || {
         use std::io::Write;

@@ -5,7 +5,6 @@
 
 mod common;
 
-use std::io::Write;
 use std::path::PathBuf;
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -312,11 +311,7 @@ fn closing_stdin_before_initialize_exits_promptly() {
 fn closing_stdin_during_a_partial_line_exits() {
     let mut server = Server::start();
     server.initialize();
-    let stdin = server.stdin.as_mut().unwrap();
-    stdin
-        .write_all(br#"{"jsonrpc":"2.0","id":50,"method":"tools/li"#)
-        .unwrap();
-    stdin.flush().unwrap();
+    server.send_bytes(br#"{"jsonrpc":"2.0","id":50,"method":"tools/li"#);
     let status = server
         .close_and_wait(Duration::from_secs(5))
         .expect("server still running 5 s after stdin closed");
@@ -395,13 +390,9 @@ fn malformed_params_keep_the_request_id() {
     assert_eq!(error_code(&response), -32700, "{response}");
     assert_eq!(response["id"], 12, "{response}");
     // Bytes that are not UTF-8 do not hide the id.
-    {
-        let stdin = server.stdin.as_mut().unwrap();
-        stdin
-            .write_all(b"{\"jsonrpc\":\"2.0\",\"id\":14,\"method\":\"ping\",\"params\":{\"x\":\"\xff\xfe\"}}\n")
-            .unwrap();
-        stdin.flush().unwrap();
-    }
+    server.send_bytes(
+        b"{\"jsonrpc\":\"2.0\",\"id\":14,\"method\":\"ping\",\"params\":{\"x\":\"\xff\xfe\"}}\n",
+    );
     let response = server.recv();
     assert_eq!(error_code(&response), -32700, "{response}");
     assert_eq!(response["id"], 14, "{response}");

@@ -1,6 +1,9 @@
 //! A server over its raw pipes: hand-written JSON-RPC lines, every read
-//! bounded by a timeout, stdout checked to carry nothing but JSON-RPC.
+//! bounded by a timeout, stdout checked to carry nothing but JSON-RPC, and
+//! every response checked to answer a request sent and not answered yet
+//! (no request is answered twice).
 
+use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -23,6 +26,81 @@ pub struct RawServer {
     pub seen: Vec<String>,
     /// Everything written to stderr (the log).
     stderr: Arc<Mutex<Vec<u8>>>,
+    /// The requests sent and not answered yet.
+    ledger: Ledger,
+}
+
+/// The requests a session sent and not answered yet, by id: a response to
+/// anything else is a second answer (or one nobody asked for).
+#[derive(Default)]
+pub struct Ledger {
+    /// Requests in flight, by their id's JSON text (`1` and `"1"` differ);
+    /// a request may reuse an id once it is answered.
+    open: HashMap<String, usize>,
+    /// Lines sent that are no readable request but may be answered with an
+    /// error, with the id the server reads from them or none.
+    unreadable: usize,
+    /// The start of a line sent without its end yet.
+    partial: Vec<u8>,
+}
+
+impl Ledger {
+    /// Notes what `bytes`, as sent, ask to be answered.
+    pub fn sent(&mut self, bytes: &[u8]) {
+        self.partial.extend_from_slice(bytes);
+        while let Some(end) = self.partial.iter().position(|b| *b == b'\n') {
+            let line: Vec<u8> = self.partial.drain(..=end).collect();
+            self.line(&line[..end]);
+        }
+    }
+
+    fn line(&mut self, line: &[u8]) {
+        if line.iter().all(u8::is_ascii_whitespace) {
+            return;
+        }
+        // A batch is no message (MCP has none): it gets one error.
+        let Ok(message @ Value::Object(_)) = serde_json::from_slice::<Value>(line) else {
+            self.unreadable += 1;
+            return;
+        };
+        match (message.get("method"), message.get("id")) {
+            (Some(Value::String(_)), Some(id)) if id.is_string() || id.is_i64() || id.is_u64() => {
+                *self.open.entry(id.to_string()).or_default() += 1;
+            }
+            // A notification is never answered.
+            (Some(Value::String(_)), None) => {}
+            // A response of the client's (to a question) is not answered
+            // either, unless it is malformed.
+            _ if message.get("result").is_some() || message.get("error").is_some() => {}
+            _ => self.unreadable += 1,
+        }
+    }
+
+    /// Checks that `message`, received, answers a request in flight (or a
+    /// line the server could not read as one).
+    pub fn received(&mut self, message: &Value) {
+        let is_response = message.get("result").is_some() || message.get("error").is_some();
+        if !is_response {
+            return;
+        }
+        let id = message.get("id").cloned().unwrap_or(Value::Null);
+        if let Some(open) = self.open.get_mut(&id.to_string()) {
+            if *open > 0 {
+                *open -= 1;
+                return;
+            }
+        }
+        if self.unreadable > 0 {
+            self.unreadable -= 1;
+            return;
+        }
+        // An error for a line whose id the server could not read (one
+        // past the length limit): no answer to an id.
+        assert!(
+            id.is_null() && message.get("error").is_some(),
+            "a response to no request in flight (a second answer to id {id}?): {message}"
+        );
+    }
 }
 
 impl RawServer {
@@ -63,6 +141,7 @@ impl RawServer {
             lines,
             seen: Vec::new(),
             stderr,
+            ledger: Ledger::default(),
         }
     }
 
@@ -72,14 +151,21 @@ impl RawServer {
 
     /// Writes one raw line (a newline is added).
     pub fn send_raw(&mut self, line: &str) {
-        let stdin = self.stdin.as_mut().expect("stdin open");
-        stdin.write_all(line.as_bytes()).expect("write to server");
-        stdin.write_all(b"\n").expect("write to server");
-        stdin.flush().expect("flush to server");
+        let mut bytes = Vec::with_capacity(line.len() + 1);
+        bytes.extend_from_slice(line.as_bytes());
+        bytes.push(b'\n');
+        self.send_bytes(&bytes);
+    }
+
+    /// Notes bytes written to the server's stdin by other means (a thread
+    /// of the test's own), for the check of its answers.
+    pub fn note_sent(&mut self, bytes: &[u8]) {
+        self.ledger.sent(bytes);
     }
 
     /// Writes raw bytes as they are (no newline added).
     pub fn send_bytes(&mut self, bytes: &[u8]) {
+        self.ledger.sent(bytes);
         let stdin = self.stdin.as_mut().expect("stdin open");
         stdin.write_all(bytes).expect("write to server");
         stdin.flush().expect("flush to server");
@@ -101,15 +187,21 @@ impl RawServer {
                 panic!("server closed stdout; server log:\n{}", self.log())
             }
         };
-        self.seen.push(line.clone());
-        parse_jsonrpc(&line)
+        self.take(line)
     }
 
     /// The next stdout line as JSON-RPC, if one comes within `wait`.
     pub fn recv_within(&mut self, wait: Duration) -> Option<Value> {
         let line = self.lines.recv_timeout(wait).ok()?;
-        self.seen.push(line.clone());
-        Some(parse_jsonrpc(&line))
+        Some(self.take(line))
+    }
+
+    /// A line received: parsed, kept, and checked against the ledger.
+    fn take(&mut self, line: String) -> Value {
+        let message = parse_jsonrpc(&line);
+        self.seen.push(line);
+        self.ledger.received(&message);
+        message
     }
 
     /// Waits for the response with `id`, failing on anything else (the
@@ -200,8 +292,7 @@ impl RawServer {
         loop {
             match self.lines.recv_timeout(Duration::from_secs(2)) {
                 Ok(line) => {
-                    parse_jsonrpc(&line);
-                    self.seen.push(line);
+                    self.take(line);
                 }
                 Err(RecvTimeoutError::Disconnected) => break,
                 Err(RecvTimeoutError::Timeout) => panic!("stdout did not reach EOF"),
