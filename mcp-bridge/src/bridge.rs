@@ -794,13 +794,14 @@ async fn serve_stdio(server: BridgeServer, grace: Duration, command: &str) -> Ex
     let stop = service.cancellation_token();
     let waiting = service.waiting();
     tokio::pin!(waiting);
-    let mut cut_off = false;
+    // Set once the running calls had their grace period (once).
+    let mut finished = None;
     let ended = tokio::select! {
         ended = &mut waiting => ended.map(|_| ()).map_err(|e| e.to_string()),
         signal = shutdown_signal() => {
             tracing::info!(signal, "asked to stop: finishing the running calls");
             server.drain();
-            cut_off = !server.finish_calls(grace).await;
+            finished = Some(server.finish_calls(grace).await);
             // Let the last answers reach the transport.
             tokio::time::sleep(Duration::from_millis(50)).await;
             stop.cancel();
@@ -810,8 +811,14 @@ async fn serve_stdio(server: BridgeServer, grace: Duration, command: &str) -> Ex
     // The client is gone: calls still running finish their work within the
     // grace period (their answers have nowhere to go), so none is cut off
     // halfway through writing its data.
-    server.drain();
-    cut_off |= !server.finish_calls(grace).await;
+    let finished = match finished {
+        Some(finished) => finished,
+        None => {
+            server.drain();
+            server.finish_calls(grace).await
+        }
+    };
+    let cut_off = !finished;
     if cut_off {
         return ExitCode::FAILURE;
     }

@@ -230,12 +230,12 @@ fn slow_calls_do_not_delay_ping_or_other_calls() {
 
 /// Over stdio, a synchronous handler's call is run by the thread that read
 /// its request, which answers it unseen by the event loop (no wake-up of
-/// another thread on its path); a request that comes while it runs is read
-/// by the thread standing by, which hands the call on to the event loop
-/// first. An async handler's call goes to the event loop.
+/// another thread on its path; rmcp never sees it); a request that comes
+/// while it runs is read by the thread standing by. An async handler's
+/// call goes to the event loop.
 #[test]
 fn a_synchronous_call_runs_on_the_thread_that_read_it() {
-    for (handler, started) in [("io", 5_usize), ("plain", 5), ("async", 0)] {
+    for (handler, started) in [("io", 6_usize), ("plain", 6), ("async", 0)] {
         let mut server = session(handler, &[("MCP_BRIDGE_LOG", "debug")]);
         // Once the first values are fetched (the list waits for them).
         server.request(1, "tools/list", json!({}));
@@ -251,10 +251,7 @@ fn a_synchronous_call_runs_on_the_thread_that_read_it() {
         assert!(pong.get("result").is_some(), "{handler}: {pong}");
         let message = server.response(&json!(5));
         assert_eq!(text(&message["result"]), "slept\n", "{handler}");
-        // Their ids again, at once: the one answered unseen by the event
-        // loop starts on the reading thread again; the one handed on
-        // waits, if the event loop is not done with its id yet, and then
-        // goes to it (so it may or may not start there).
+        // Their ids again, at once.
         for id in [2, 5] {
             let result = server.call(id, "fixture_shout", json!({"text": "again"}));
             assert_eq!(text(&result), "shouted again\n", "{handler}");
@@ -263,14 +260,164 @@ fn a_synchronous_call_runs_on_the_thread_that_read_it() {
         let early = log
             .matches("call started by the thread that read it")
             .count();
-        let expected = match started {
-            0 => 0..=0,
-            n => n..=n + 1,
-        };
+        assert_eq!(early, started, "{handler}: {early} started early\n{log}");
+    }
+}
+
+/// The lines of several messages, to be written at once.
+fn together(messages: &[Value]) -> Vec<u8> {
+    messages
+        .iter()
+        .flat_map(|message| format!("{message}\n").into_bytes())
+        .collect()
+}
+
+fn call_message(id: i64, tool: &str, arguments: Value) -> Value {
+    json!({
+        "jsonrpc": "2.0", "id": id, "method": "tools/call",
+        "params": {"name": tool, "arguments": arguments}
+    })
+}
+
+fn cancel_message(id: i64) -> Value {
+    json!({
+        "jsonrpc": "2.0", "method": "notifications/cancelled",
+        "params": {"requestId": id, "reason": "changed my mind"}
+    })
+}
+
+/// What comes in the same write as a slow call of a synchronous handler
+/// (read by the thread that then runs that call) is handled at once: a
+/// `ping`, another call (with an `Io` handler: calls of handlers that
+/// print to the process's stdout take turns), and the slow call's own
+/// cancellation. The same holds for an async handler.
+#[test]
+fn what_comes_with_a_slow_call_is_handled_at_once() {
+    for handler in ["io", "plain", "async"] {
+        let mut server = session(handler, &[]);
+        server.request(1, "tools/list", json!({}));
+        let mut messages = vec![
+            call_message(2, "fixture_sleep", json!({"ms": 1500})),
+            json!({"jsonrpc": "2.0", "id": 3, "method": "ping"}),
+        ];
+        // Another call: one that runs beside it (an `Io` handler's), or,
+        // for handlers that take turns, one refused at once.
+        messages.push(match handler {
+            "io" => call_message(4, "fixture_shout", json!({"text": "too"})),
+            _ => call_message(4, "fixture_sleep", json!({"ms": "soon"})),
+        });
+        let start = Instant::now();
+        server.send_bytes(&together(&messages));
+        // In either order.
+        let mut answers: Vec<Value> = (1..messages.len()).map(|_| server.recv()).collect();
+        answers.sort_by_key(|answer| answer["id"].as_i64());
+        assert_eq!(answers[0]["id"], 3, "{handler}: {answers:?}");
+        assert!(answers[0].get("result").is_some(), "{handler}: {answers:?}");
+        assert_eq!(answers[1]["id"], 4, "{handler}: {answers:?}");
+        let said = text(&answers[1]["result"]);
+        match handler {
+            "io" => assert_eq!(said, "shouted too\n"),
+            _ => assert!(said.contains("`ms`"), "{handler}: {said}"),
+        }
         assert!(
-            expected.contains(&early),
-            "{handler}: {early} started early\n{log}"
+            start.elapsed() < Duration::from_millis(700),
+            "{handler}: answered after {:?}",
+            start.elapsed()
         );
+        let slept = server.response(&json!(2));
+        assert_eq!(text(&slept["result"]), "slept\n", "{handler}");
+
+        // A cancellation written with its call stops it: no answer goes
+        // out, and the server goes on.
+        let start = Instant::now();
+        server.send_bytes(&together(&[
+            call_message(5, "fixture_sleep", json!({"ms": 600})),
+            cancel_message(5),
+        ]));
+        std::thread::sleep(Duration::from_millis(900));
+        let pong = server.exchange(6, "ping", json!({}));
+        assert!(pong.get("result").is_some(), "{handler}: {pong}");
+        assert!(start.elapsed() < Duration::from_millis(1500), "{handler}");
+        let log = server.finish();
+        assert!(
+            log.contains("call cancelled by the client"),
+            "{handler}: {log}"
+        );
+    }
+}
+
+/// A cancellation that races a call's end: the call is either answered or
+/// logged as cancelled, never both (a cancelled call's answer never goes
+/// out); for a call its reading thread runs, exactly one of the two.
+#[test]
+fn a_call_cancelled_as_it_ends_is_answered_or_cancelled_never_both() {
+    for handler in ["io", "async"] {
+        let mut server = session(handler, &[]);
+        server.request(1, "tools/list", json!({}));
+        let trials: Vec<i64> = (10..22).collect();
+        for id in &trials {
+            send_call(&mut server, *id, "fixture_sleep", json!({"ms": 40}));
+            // From well before the call's end to past it.
+            std::thread::sleep(Duration::from_millis((*id as u64 - 10) * 7));
+            server.send(&cancel_message(*id));
+        }
+        std::thread::sleep(Duration::from_millis(300));
+        server.send(&json!({"jsonrpc": "2.0", "id": 99, "method": "ping"}));
+        let mut answered = Vec::new();
+        loop {
+            let message = server.recv();
+            match message["id"].as_i64() {
+                Some(99) => break,
+                Some(id) => answered.push(id),
+                None => panic!("{message}"),
+            }
+        }
+        let log = server.finish();
+        for id in trials {
+            let cancelled = log.lines().any(|line| {
+                line.contains("call cancelled by the client") && line.contains(&format!("id={id} "))
+            });
+            let was_answered = answered.contains(&id);
+            assert!(!(cancelled && was_answered), "{handler}: {id} both\n{log}");
+            if handler == "io" {
+                assert!(cancelled || was_answered, "{handler}: {id} neither\n{log}");
+            }
+        }
+    }
+}
+
+/// The answer a call's thread writes (a call its reading thread started,
+/// rmcp never seeing it) is the answer rmcp writes for the same call,
+/// byte for byte: a progress token sends the call through rmcp.
+#[test]
+fn a_call_answered_by_its_thread_reads_as_rmcp_answers_it() {
+    for handler in ["io", "plain"] {
+        let mut server = session(handler, &[("MCP_BRIDGE_LOG", "debug")]);
+        server.request(1, "tools/list", json!({}));
+        let calls = [
+            ("fixture_shout", json!({"text": "same"})),
+            ("fixture_measure", json!({"words": ["a", "bc"]})),
+            ("fixture_spell", json!({"word": "ab"})),
+            ("fixture_fail", json!({})),
+            ("fixture_sizes", json!({})),
+        ];
+        let mut id = 10;
+        for (tool, arguments) in calls.clone() {
+            id += 2;
+            server.send(&call_message(id, tool, arguments.clone()));
+            let early = server.response(&json!(id));
+            let mut through_rmcp = call_message(id + 1, tool, arguments);
+            through_rmcp["params"]["_meta"] = json!({"progressToken": "t"});
+            server.send(&through_rmcp);
+            let mut followed = server.response(&json!(id + 1));
+            followed["id"] = json!(id);
+            assert_eq!(early.to_string(), followed.to_string(), "{handler}: {tool}");
+        }
+        let log = server.finish();
+        let early = log
+            .matches("call started by the thread that read it")
+            .count();
+        assert_eq!(early, calls.len(), "{handler}: {log}");
     }
 }
 
@@ -309,12 +456,10 @@ fn a_call_past_its_timeout_is_answered_with_an_error_naming_it() {
         assert!(said.ends_with("[exit code 124]"), "{handler}: {said}");
         if handler == "plain" {
             // It runs on to its end, holding the turn of the handlers that
-            // print: a call waiting for it past its own timeout never starts.
-            let result = server.call(3, "fixture_shout", json!({"text": "waiting"}));
-            assert!(
-                text(&result).contains("timed out after 300ms before it started"),
-                "{result}"
-            );
+            // print (what it prints stays its own): a call that prints runs
+            // in a process of its own meanwhile.
+            let result = server.call(3, "fixture_shout", json!({"text": "meanwhile"}));
+            assert_eq!(text(&result), "shouted meanwhile\n");
             std::thread::sleep(
                 (start + Duration::from_millis(1600)).saturating_duration_since(Instant::now()),
             );
@@ -323,6 +468,48 @@ fn a_call_past_its_timeout_is_answered_with_an_error_naming_it() {
         let result = server.call(4, "fixture_shout", json!({"text": "quick"}));
         assert_eq!(text(&result), "shouted quick\n", "{handler}");
         drop(server);
+    }
+}
+
+/// A handler that prints and hangs, stopped by its client, holds the turn
+/// of the handlers that print until it returns: the calls waiting for
+/// that turn, and those that come meanwhile, run in a process of their
+/// own, so the server stays usable and no output lands in another call's
+/// result; once it returns, calls run in the server's process again.
+#[test]
+fn a_stopped_handler_that_prints_and_hangs_does_not_hold_up_the_others() {
+    // A stopped async handler is dropped at its next `.await`: it gives the
+    // turn up at once, and nothing needs to run elsewhere.
+    for (handler, elsewhere) in [("plain", 2), ("async", 0)] {
+        let mut server = session(handler, &[("MCP_BRIDGE_LOG", "info")]);
+        server.request(1, "tools/list", json!({}));
+        let start = Instant::now();
+        send_call(&mut server, 2, "fixture_sleep", json!({"ms": 2000}));
+        std::thread::sleep(Duration::from_millis(100));
+        // Waits for the turn, then is sent elsewhere when 2 is stopped.
+        send_call(&mut server, 3, "fixture_shout", json!({"text": "queued"}));
+        std::thread::sleep(Duration::from_millis(100));
+        server.send(&cancel_message(2));
+        let queued = server.response(&json!(3));
+        assert_eq!(text(&queued["result"]), "shouted queued\n", "{handler}");
+        let later = server.call(4, "fixture_shout", json!({"text": "later"}));
+        assert_eq!(text(&later), "shouted later\n", "{handler}");
+        assert!(
+            start.elapsed() < Duration::from_millis(1500),
+            "{handler}: {:?}",
+            start.elapsed()
+        );
+        // The hung call ends (its `slept` goes nowhere); calls that print
+        // run in the server's process again.
+        std::thread::sleep((start + Duration::from_millis(2200)) - Instant::now());
+        let after = server.call(5, "fixture_shout", json!({"text": "after"}));
+        assert_eq!(text(&after), "shouted after\n", "{handler}");
+        let log = server.finish();
+        assert_eq!(
+            log.matches("runs in a process of its own").count(),
+            elsewhere,
+            "{handler}: {log}"
+        );
     }
 }
 
@@ -484,6 +671,31 @@ fn a_value_a_handler_returns_is_structured_content_its_output_schema_describes()
         // A failing call has no content to match.
         let result = server.call(10, "fixture_fail", json!({}));
         assert!(result.get("structuredContent").is_none(), "{case}");
+        server.finish();
+    }
+}
+
+/// A value returned as data is bounded as the text is: past the output
+/// limit it is left out, and the call says why (a client that checks the
+/// value against the tool's output schema is not sent half of one).
+#[test]
+fn a_returned_value_past_the_output_limit_is_left_out_saying_so() {
+    for handler in ["io", "plain", "async"] {
+        let mut server = session(handler, &[("FIXTURE_OUTPUT_LIMIT", "1000")]);
+        let small = server.call(2, "fixture_numbers", json!({"count": 10}));
+        assert_eq!(small["isError"], false, "{handler}: {small}");
+        assert_eq!(small["structuredContent"]["result"][9], 10, "{small}");
+        let big = server.call(3, "fixture_numbers", json!({"count": 100000}));
+        assert_eq!(big["isError"], true, "{handler}: {big}");
+        assert!(big.get("structuredContent").is_none(), "{handler}");
+        let said = text(&big);
+        assert!(
+            said.contains("longer than this server's limit of 1000 bytes as JSON")
+                && said.contains("`Bridge::output_limit`"),
+            "{handler}: {said}"
+        );
+        // Its text is cut, as any output is.
+        assert!(said.len() < 4000, "{handler}: {} bytes", said.len());
         server.finish();
     }
 }
@@ -1590,6 +1802,43 @@ fn sigterm_stops_a_task_waiting_for_an_answer_at_once() {
     assert!(status.success(), "{status}; log:\n{log}");
     assert!(!log.contains("cut off"), "{log}");
     assert!(log.contains("a task's question goes unanswered"), "{log}");
+}
+
+/// A call still running when the grace period ends is answered with what
+/// is true (it had not finished, and may or may not complete), whether its
+/// reading thread runs it or rmcp follows it (a progress token), and the
+/// server waits the grace period once.
+#[test]
+fn a_call_cut_off_by_the_grace_period_is_told_so_and_the_grace_counts_once() {
+    let mut server = session("plain", &[("FIXTURE_GRACE_MS", "1000")]);
+    server.request(1, "tools/list", json!({}));
+    send_call(&mut server, 2, "fixture_sleep", json!({"ms": 8000}));
+    let mut followed = call_message(3, "fixture_exclusive", json!({"ms": 8000}));
+    followed["params"]["_meta"] = json!({"progressToken": "p"});
+    // The printing calls take turns: the second waits for its turn.
+    server.send(&followed);
+    std::thread::sleep(Duration::from_millis(100));
+    let start = Instant::now();
+    terminate(&server);
+    let mut answers: Vec<Value> = (0..2).map(|_| server.recv()).collect();
+    answers.sort_by_key(|answer| answer["id"].as_i64());
+    for (answer, id) in answers.iter().zip([2, 3]) {
+        assert_eq!(answer["id"], id, "{answer}");
+        assert_eq!(answer["result"]["isError"], true, "{answer}");
+        let said = text(&answer["result"]);
+        assert!(
+            said.contains("had not finished when the server stopped")
+                && said.contains("may or may not have completed"),
+            "{said}"
+        );
+    }
+    let status = server.close_and_wait(Duration::from_secs(5)).unwrap();
+    let took = start.elapsed();
+    assert!(!status.success(), "{status}");
+    assert!(
+        took < Duration::from_millis(1900),
+        "exited {took:?} after SIGTERM, with a grace period of 1 s"
+    );
 }
 
 #[test]

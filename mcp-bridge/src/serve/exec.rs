@@ -13,34 +13,40 @@
 //!   or timed-out one is dropped at its next `.await`.
 //! - A handler that prints to the process's streams (`println!`) runs
 //!   while fd 1 and fd 2 point at pipes read into the result; such calls
-//!   take turns, as two of them would otherwise print into each other's
-//!   results. Calls of handlers writing through `Io` run side by side.
+//!   take turns (`turn.rs`), as two of them would otherwise print into
+//!   each other's results; while a stopped one still runs, they run in a
+//!   process of their own instead. Calls of handlers writing through `Io`
+//!   run side by side.
 //! - An isolated call runs in a child process of the binary
 //!   (`isolate.rs`), killed when it is stopped.
-//! - Over stdio, a synchronous handler's call thread writes the call's
-//!   answer itself as soon as the handler returns ([`Reply`]), unless the
-//!   call has progress or logs to send first. Whichever of the thread and
-//!   the call's cancellation or timeout comes first decides the answer.
 //! - Over stdio, a synchronous handler's call that may start at once (its
 //!   turn free, no timeout) is started by the thread that read its request
-//!   ([`Executor::start_early`]), before rmcp has seen it; rmcp's handler
-//!   follows it ([`Executor::attach`]) if its request is handed on.
+//!   ([`Executor::start_early`]), and rmcp never sees it: the thread writes
+//!   its answer as soon as the handler returns ([`Reply`]), unless the
+//!   client's cancellation or the server's shutdown stopped it first
+//!   ([`Early`]); whichever comes first decides.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
+use serde_json::{Map, Value};
 use tokio::sync::{Mutex, Notify, OwnedMutexGuard, OwnedSemaphorePermit, Semaphore};
 use tokio_util::sync::CancellationToken;
 
 use super::capture::Bounded;
 use super::pool::Pool;
 use super::run::{panic_message, CallOutcome};
-use super::transport::{Replier, ANSWERED};
+use super::transport::Replier;
+use super::turn::{PrintTurn, Turn, TurnState, Waited};
 use crate::handler::{Ended, Job, SyncJob};
 use crate::io::{Io, ProgressFn, Structured};
 use crate::spec::OutputFormat;
+
+/// How long a stopped async handler has to reach its next `.await` before
+/// it counts as stuck with the print turn.
+const ASYNC_STOP: Duration = Duration::from_millis(100);
 
 /// The exit code of a call cut off by its timeout (as `timeout(1)`).
 pub(crate) const TIMEOUT_EXIT_CODE: i32 = 124;
@@ -88,7 +94,7 @@ pub(crate) struct Executor {
     limits: Limits,
     slots: Arc<Semaphore>,
     serial: Arc<Mutex<()>>,
-    capture_turn: Arc<Mutex<()>>,
+    print_turn: Arc<PrintTurn>,
     #[cfg(unix)]
     capture: Option<Arc<super::capture::StdCapture>>,
     running: Arc<Running>,
@@ -141,7 +147,7 @@ impl Drop for RunningGuard {
 struct Held {
     _slot: OwnedSemaphorePermit,
     _serial: Option<OwnedMutexGuard<()>>,
-    _capture_turn: Option<OwnedMutexGuard<()>>,
+    _capture_turn: Option<Turn>,
     _running: RunningGuard,
 }
 
@@ -151,8 +157,6 @@ struct Held {
 pub(crate) struct Ran {
     pub(crate) outcome: CallOutcome,
     pub(crate) panic: Option<String>,
-    /// Whether the call's thread wrote the answer already ([`Reply`]).
-    pub(crate) answered: bool,
 }
 
 impl Ran {
@@ -160,16 +164,6 @@ impl Ran {
         Self {
             outcome,
             panic: None,
-            answered: false,
-        }
-    }
-
-    /// A call its thread answered: the answer rmcp is given is
-    /// [`ANSWERED`], which the transport drops.
-    fn answered() -> Self {
-        Self {
-            answered: true,
-            ..Self::new(CallOutcome::new(0, String::new(), String::new()))
         }
     }
 
@@ -179,14 +173,7 @@ impl Ran {
         output: Option<OutputFormat>,
         tool: &str,
     ) -> rmcp::model::CallToolResult {
-        match self.answered {
-            true => {
-                let mut result = rmcp::model::CallToolResult::success(Vec::new());
-                result.structured_content = Some(serde_json::Value::from(ANSWERED));
-                result
-            }
-            false => super::with_output(self.outcome, output, tool),
-        }
+        super::with_output(self.outcome, output, tool)
     }
 }
 
@@ -199,39 +186,35 @@ pub(crate) struct Watch {
     pub(crate) log: Option<Arc<super::logs::CallLog>>,
     /// Who the handler's questions go to.
     pub(crate) asker: super::ask::Asker,
-    /// Where the call thread writes the answer itself, when it may.
-    pub(crate) reply: Option<Reply>,
 }
 
-/// A call whose synchronous handler's thread writes the answer as soon as
-/// the handler returns (over stdio, for a call with no progress or logs to
-/// send before its answer): no hand-back to the event loop, and no wake-up
-/// of it, stands between the handler and the client.
+/// A call's job, and, for one that prints, its tool and arguments, to run
+/// it in a process of its own if a stopped call holds the print turn
+/// when its turn comes (`turn.rs`).
+pub(crate) struct Work {
+    pub(crate) job: Job,
+    pub(crate) elsewhere: Option<(String, Map<String, Value>)>,
+}
+
+/// A call rmcp never sees ([`Executor::start_early`]): its synchronous
+/// handler's thread writes the answer as soon as the handler returns, with
+/// no hand-back to the event loop, and no wake-up of it, between the
+/// handler and the client.
 pub(crate) struct Reply {
     pub(crate) replier: Arc<Replier>,
     pub(crate) id: rmcp::model::RequestId,
     pub(crate) output: Option<OutputFormat>,
-    /// Whether the client speaks protocol 2026-07-28 or later.
-    pub(crate) modern: bool,
-    /// A call started by the thread that read its request
-    /// ([`Executor::start_early`]).
-    pub(crate) early: Option<Unseen>,
-}
-
-/// A call started by the thread that read its request: answered by it,
-/// unseen by rmcp, when it ends before its request is handed on.
-pub(crate) struct Unseen {
-    pub(crate) lent: Arc<super::pool::Lent>,
-    /// Forgets the call, unseen, before its answer is written (after it,
-    /// the client may reuse its id at once).
+    /// Forgets the call before its answer is written (after it, the client
+    /// may reuse its id at once).
     pub(crate) forget: Box<dyn FnOnce() + Send>,
 }
 
-/// Who answers a [`Reply`] call: its thread, or the event loop (a
-/// cancellation, the timeout); whoever comes first.
+/// Who answers a [`Reply`] call: its thread, or nobody (the client
+/// cancelled it) or the server's shutdown (it stopped it); whoever comes
+/// first.
 const OPEN: u8 = 0;
 const BY_THREAD: u8 = 1;
-const BY_LOOP: u8 = 2;
+const STOPPED: u8 = 2;
 
 /// What a synchronous job ended with: its outcome, the value its handler
 /// returned and what its panic said.
@@ -242,59 +225,40 @@ struct ThreadAnswer {
     reply: Reply,
     tool: String,
     returns: Option<super::run::Returns>,
+    /// The most bytes of the value returned as JSON.
+    limit: usize,
     by: Arc<std::sync::atomic::AtomicU8>,
 }
 
 impl ThreadAnswer {
-    /// A synchronous job's end: answered from its thread when it may be,
-    /// or given back to the event loop (`None` once answered).
+    /// A synchronous job's end: answered from its thread when it is to be
+    /// (`None` then, or when it was stopped first), or given back to the
+    /// event loop when it follows the call.
     fn deliver(answering: Option<Self>, finished: Finished) -> Option<Finished> {
         match answering {
-            Some(answering) => answering.answer(finished),
+            Some(answering) => {
+                answering.answer(finished);
+                None
+            }
             None => Some(finished),
         }
     }
 
-    /// Writes the answer from this thread and gives `None`; or gives the
-    /// job's end back for the event loop to answer, when the loop stopped
-    /// the call first, or this is no call thread (a caller running the job
-    /// itself must not block on the writer).
-    fn answer(mut self, (done, returned, panic): Finished) -> Option<Finished> {
-        if !super::pool::on_call_thread() {
-            return Some((done, returned, panic));
+    /// Writes the answer from this thread, unless the call was stopped
+    /// first (cancelled: no answer is due; stopped by the shutdown:
+    /// answered by it).
+    fn answer(self, (done, returned, _panic): Finished) {
+        let won = self
+            .by
+            .compare_exchange(OPEN, BY_THREAD, Ordering::SeqCst, Ordering::SeqCst)
+            .is_ok();
+        (self.reply.forget)();
+        if !won {
+            return;
         }
-        // Unseen by rmcp: no answer of its own will come, and nothing
-        // else can stop the call now.
-        let unseen = match self.reply.early.take() {
-            Some(Unseen { lent, forget }) if lent.finish() => {
-                forget();
-                true
-            }
-            _ => false,
-        };
-        if !unseen {
-            // Said before the race, so that the loop, if it stops the
-            // call after this thread won, can forget it.
-            self.reply.replier.expect(&self.reply.id);
-            if self
-                .by
-                .compare_exchange(OPEN, BY_THREAD, Ordering::SeqCst, Ordering::SeqCst)
-                .is_err()
-            {
-                self.reply.replier.forget(&self.reply.id);
-                return Some((done, returned, panic));
-            }
-        }
-        let outcome = done.with_returned(returned, self.returns, &self.tool);
+        let outcome = done.with_returned(returned, self.returns, &self.tool, self.limit);
         let result = super::with_output(outcome, self.reply.output, &self.tool);
-        if let Err(error) = self
-            .reply
-            .replier
-            .reply(self.reply.id, result, self.reply.modern)
-        {
-            tracing::error!(tool = self.tool, %error, "cannot write the answer to the client");
-        }
-        None
+        self.reply.replier.reply(self.reply.id, result);
     }
 }
 
@@ -307,7 +271,7 @@ impl Executor {
             pool: Pool::new(limits.max_concurrent),
             limits,
             serial: Arc::default(),
-            capture_turn: Arc::default(),
+            print_turn: Arc::default(),
             #[cfg(unix)]
             capture: None,
             running: Arc::default(),
@@ -348,54 +312,60 @@ impl Executor {
     pub(crate) async fn run(
         &self,
         tool: &str,
-        job: Job,
+        work: Work,
         policy: CommandPolicy,
         watch: Watch,
     ) -> Option<Ran> {
+        let Work { job, elsewhere } = work;
         // Counted from here: a call waiting for its turn is running for a
         // shutdown, which gives it the grace period too.
         let running = self.running.enter();
-        let capture = self.capture_for(&job);
-        let takes_turns = capture.is_some();
+        let mut capture = self.capture_for(&job);
         let control = Control::new();
-        let hold = async {
-            let slot = Arc::clone(&self.slots)
-                .acquire_owned()
-                .await
-                .expect("the semaphore is never closed");
-            let serial = match policy.serial {
-                true => Some(Arc::clone(&self.serial).lock_owned().await),
-                false => None,
-            };
-            let capture_turn = match takes_turns {
-                true => Some(Arc::clone(&self.capture_turn).lock_owned().await),
-                false => None,
-            };
-            control.started.store(true, Ordering::SeqCst);
-            Held {
-                _slot: slot,
-                _serial: serial,
-                _capture_turn: capture_turn,
-                _running: running,
-            }
-        };
         let Watch {
             cancel,
             progress,
             log,
             asker,
-            reply,
         } = watch;
-        let replied = reply
-            .as_ref()
-            .map(|reply| (Arc::clone(&reply.replier), reply.id.clone()));
-        let answering = reply.map(|reply| ThreadAnswer {
-            reply,
-            tool: tool.to_owned(),
-            returns: policy.returns,
-            by: Arc::clone(&control.by),
-        });
-        let hurry = answering.is_none();
+        // The call's turn; `true` when it is to run in a process of its
+        // own, as a stopped call that prints still holds the print turn.
+        let (prints, may_move) = (capture.is_some(), elsewhere.is_some());
+        // A stopped synchronous handler runs on until it returns; an async
+        // one is dropped at its next `.await` (or is stuck, when it blocks).
+        let sync = matches!(job, Job::Sync(_));
+        let hold = async {
+            control.waits_for(WAIT_SLOT);
+            let slot = Arc::clone(&self.slots)
+                .acquire_owned()
+                .await
+                .expect("the semaphore is never closed");
+            control.waits_for(WAIT_SERIAL);
+            let serial = match policy.serial {
+                true => Some(Arc::clone(&self.serial).lock_owned().await),
+                false => None,
+            };
+            control.waits_for(WAIT_TURN);
+            let (capture_turn, moved) = match (prints, may_move) {
+                (false, _) => (None, false),
+                (true, true) => match self.print_turn.wait().await {
+                    Waited::Turn(turn) => (Some(turn), false),
+                    Waited::Elsewhere => (None, true),
+                },
+                (true, false) => (Some(self.print_turn.wait_always().await), false),
+            };
+            if let (Some(turn), true) = (&capture_turn, sync) {
+                let _ = control.turn.set(turn.state());
+            }
+            control.started.store(true, Ordering::SeqCst);
+            let held = Held {
+                _slot: slot,
+                _serial: serial,
+                _capture_turn: capture_turn,
+                _running: running,
+            };
+            (held, moved)
+        };
         let limit = self.limits.output_limit;
         // A question waits until the call is stopped, at the latest; a
         // call no client can be asked for refuses it, saying so.
@@ -405,7 +375,15 @@ impl Executor {
         // Waiting for its turn is part of the call: a cancellation or the
         // timeout ends the wait too, and the job never starts.
         let run = async {
-            let held = hold.await;
+            let (held, moved) = hold.await;
+            let job = match (moved, elsewhere) {
+                (true, Some((tool, arguments))) => {
+                    tracing::info!(tool, "runs in a process of its own");
+                    capture = None;
+                    Job::Isolated { tool, arguments }
+                }
+                _ => job,
+            };
             match job {
                 // Synchronous: on the pool, holding the call's turn until
                 // the handler really returns.
@@ -420,9 +398,9 @@ impl Executor {
                         log,
                         ask,
                         start_task,
-                        answering,
+                        answering: None,
                     };
-                    self.pool.run(move || on_thread.run()).wait(hurry).await
+                    self.pool.run(move || on_thread.run()).wait().await
                 }
                 // Isolated: a child process, killed when stopped.
                 Job::Isolated { tool, arguments } => {
@@ -456,6 +434,7 @@ impl Executor {
                 Job::Async(call) => {
                     let abort = control.abort.clone();
                     tokio::spawn(async move {
+                        let turn = held._capture_turn.as_ref().map(Turn::state);
                         let _held = held;
                         let capturing = start_capture(capture, limit);
                         let call = crate::io::asking_in_task(ask, start_task, call);
@@ -473,7 +452,13 @@ impl Executor {
                             },
                             () = abort.cancelled() => {
                                 task.abort();
-                                let _ = task.await;
+                                if tokio::time::timeout(ASYNC_STOP, &mut task).await.is_err() {
+                                    // It blocks: it is stuck with the turn.
+                                    if let Some(turn) = &turn {
+                                        turn.stopped();
+                                    }
+                                    let _ = task.await;
+                                }
                                 (TIMEOUT_EXIT_CODE, None, None)
                             }
                         };
@@ -490,17 +475,15 @@ impl Executor {
                 }
             }
         };
-        self.conclude(tool, run, &control, replied, policy, cancel)
-            .await
+        self.conclude(tool, run, &control, policy, cancel).await
     }
 
     /// Starts a synchronous `job` for `tool` on this thread, the one that
     /// read its request, when it may start at once (a slot free, and the
-    /// locks it needs) and no timeout applies: the task to run here, and
-    /// what the event loop follows the call by, if it is handed on
-    /// ([`attach`](Self::attach)). `Err` (nothing started, `job` given
-    /// back) otherwise. Call it inside the runtime; run the task outside
-    /// it.
+    /// locks it needs) and no timeout applies: the task to run here, which
+    /// answers the call through `reply`, and what stops it. `None` (nothing
+    /// started) otherwise. Call it inside the runtime; run the task
+    /// outside it.
     pub(crate) fn start_early(
         &self,
         tool: &str,
@@ -508,18 +491,23 @@ impl Executor {
         policy: CommandPolicy,
         asker: super::ask::Asker,
         reply: Reply,
-    ) -> Result<(Early, super::pool::Task), Job> {
+    ) -> Option<(Early, super::pool::Task)> {
         let capture = self.capture_for(&job);
         let sync = match job {
             Job::Sync(sync) if policy.timeout.or(self.limits.timeout).is_none() => sync,
-            job => return Err(job),
+            _ => return None,
         };
-        let Some(held) = self.try_hold(policy.serial, capture.is_some()) else {
-            return Err(Job::Sync(sync));
-        };
-        let control = Control::new();
+        let held = self.try_hold(policy.serial, capture.is_some())?;
+        let control = Arc::new(Control::new());
         control.started.store(true, Ordering::SeqCst);
-        let replied = (Arc::clone(&reply.replier), reply.id.clone());
+        if let Some(turn) = &held._capture_turn {
+            let _ = control.turn.set(turn.state());
+        }
+        let early = Early {
+            control: Arc::clone(&control),
+            replier: Arc::clone(&reply.replier),
+            id: reply.id.clone(),
+        };
         let on_thread = OnThread {
             job: sync,
             held,
@@ -534,32 +522,28 @@ impl Executor {
                 reply,
                 tool: tool.to_owned(),
                 returns: policy.returns,
+                limit: self.limits.output_limit,
                 by: Arc::clone(&control.by),
             }),
         };
-        let (result, fill) = super::pool::pending();
-        let task: super::pool::Task = Box::new(move || fill(move || on_thread.run()));
-        Ok((
-            Early {
-                control,
-                result,
-                replied,
-            },
-            task,
-        ))
+        let task: super::pool::Task = Box::new(move || {
+            // A panic is caught around the handler; nothing is left to
+            // catch here.
+            let _ = on_thread.run();
+        });
+        Some((early, task))
     }
 
     /// The call's turn, if it is free now: a slot, the `serial` lock
     /// when `serial`, the capture's turn when it `takes_turns`.
     fn try_hold(&self, serial: bool, takes_turns: bool) -> Option<Held> {
         let slot = Arc::clone(&self.slots).try_acquire_owned().ok()?;
-        let lock = |lock: &Arc<Mutex<()>>| Arc::clone(lock).try_lock_owned().ok();
         let serial = match serial {
-            true => Some(lock(&self.serial)?),
+            true => Some(Arc::clone(&self.serial).try_lock_owned().ok()?),
             false => None,
         };
         let capture_turn = match takes_turns {
-            true => Some(lock(&self.capture_turn)?),
+            true => Some(self.print_turn.try_take()?),
             false => None,
         };
         Some(Held {
@@ -570,30 +554,16 @@ impl Executor {
         })
     }
 
-    /// Follows a call [started early](Self::start_early) as
-    /// [`run`](Self::run) follows the ones it starts: `None` when the
-    /// client cancelled it.
-    pub(crate) async fn attach(
-        &self,
-        tool: &str,
-        early: Early,
-        policy: CommandPolicy,
-        cancel: CancellationToken,
-    ) -> Option<Ran> {
-        let Early {
-            control,
-            result,
-            replied,
-        } = early;
-        self.conclude(
-            tool,
-            result.wait(false),
-            &control,
-            Some(replied),
-            policy,
-            cancel,
-        )
-        .await
+    /// Whether `job`'s handler prints to the process's stdout, captured
+    /// (so its call takes the print turn).
+    pub(crate) fn prints(&self, job: &Job) -> bool {
+        self.capture_for(job).is_some()
+    }
+
+    /// Whether a stopped call still holds the print turn: calls that print
+    /// run in a process of their own meanwhile.
+    pub(crate) fn print_turn_stuck(&self) -> bool {
+        self.print_turn.stuck()
     }
 
     /// The capture a job's call takes (and the turn it waits for): when it
@@ -615,18 +585,9 @@ impl Executor {
         tool: &str,
         run: impl std::future::Future<Output = Option<Option<Finished>>>,
         control: &Control,
-        replied: Option<(Arc<Replier>, rmcp::model::RequestId)>,
         policy: CommandPolicy,
         cancel: CancellationToken,
     ) -> Option<Ran> {
-        // Who answers a call its thread may answer: the thread, or this
-        // loop when it stops the call first.
-        let answered_by_thread = || {
-            control
-                .by
-                .compare_exchange(OPEN, BY_LOOP, Ordering::SeqCst, Ordering::SeqCst)
-                .is_err()
-        };
         let timeout = policy.timeout.or(self.limits.timeout);
         let timer = async {
             match timeout {
@@ -637,42 +598,39 @@ impl Executor {
         tokio::select! {
             done = run => Some(match done {
                 Some(Some((done, returned, panic))) => Ran {
-                    outcome: done.with_returned(returned, policy.returns, tool),
+                    outcome: done.with_returned(
+                        returned,
+                        policy.returns,
+                        tool,
+                        self.limits.output_limit,
+                    ),
                     panic,
-                    answered: false,
                 },
-                Some(None) => Ran::answered(),
-                None => Ran::new(CallOutcome::lost()),
+                // The job's thread answered nothing (it is not ours to).
+                Some(None) | None => Ran::new(CallOutcome::lost()),
             }),
             () = cancel.cancelled() => {
-                // Answered already or not, a cancelled call's answer is
-                // not due; rmcp sends none of its own, not even the mark
-                // of an answer its thread wrote.
-                if answered_by_thread() {
-                    if let Some((replier, id)) = replied {
-                        // rmcp took the cancellation before the thread
-                        // said it answers (later ones the transport
-                        // ignores): rmcp drops whatever this call gives
-                        // it. A request reusing the id waits until rmcp
-                        // has dropped it: after this call returns, so a
-                        // moment later.
-                        tokio::spawn(async move {
-                            tokio::time::sleep(Duration::from_millis(50)).await;
-                            replier.forget(&id);
-                        });
-                    }
-                }
                 tracing::info!(tool, "call stopped");
                 control.stop();
                 None
             }
             () = timer => {
-                if answered_by_thread() {
-                    return Some(Ran::answered());
-                }
                 let timeout = timeout.unwrap_or_default();
                 tracing::warn!(tool, ?timeout, "call timed out");
                 control.stop();
+                let waited = match control.waiting.load(Ordering::SeqCst) {
+                    WAIT_SLOT => format!(
+                        "a free slot: at most {} calls run at once, raised with \
+                         `Bridge::max_concurrent_calls`",
+                        self.limits.max_concurrent
+                    ),
+                    WAIT_SERIAL => "the calls of `#[mcp(serial)]` commands before it: they \
+                                    run one at a time"
+                        .to_owned(),
+                    _ => "the calls before it that print to the process's stdout: they run \
+                          one at a time, as each one's output is what the process prints"
+                        .to_owned(),
+                };
                 let stderr = match control.started.load(Ordering::SeqCst) {
                     true => format!(
                         "tool `{tool}` timed out after {}: the command was asked to stop \
@@ -681,11 +639,8 @@ impl Executor {
                     ),
                     false => format!(
                         "tool `{tool}` timed out after {} before it started: it waited for \
-                         its turn (at most {} calls run at once, raised with \
-                         `Bridge::max_concurrent_calls`; `#[mcp(serial)]` commands run one at \
-                         a time, and so do commands printing to the process's stdout)\n",
+                         {waited}\n",
                         describe(timeout),
-                        self.limits.max_concurrent
                     ),
                 };
                 Some(Ran::new(CallOutcome::new(TIMEOUT_EXIT_CODE, String::new(), stderr)))
@@ -740,18 +695,27 @@ fn finish_capture(_capturing: Option<()>, outcome: CallOutcome, _limit: usize) -
     outcome
 }
 
+/// What a call waits for before it starts ([`Control::waiting`]).
+const WAIT_SLOT: u8 = 0;
+const WAIT_SERIAL: u8 = 1;
+const WAIT_TURN: u8 = 2;
+
 /// What stops a call, and who answers it: shared by the thread running it
-/// and the event loop following it.
+/// and whoever stops it.
 struct Control {
     /// Set when the call is stopped ([`Io::cancelled`]).
     stop: Arc<AtomicBool>,
     /// Cancelled when the call is stopped: its questions, an isolated
     /// child, an async task.
     abort: CancellationToken,
-    /// Who answers ([`OPEN`], [`BY_THREAD`], [`BY_LOOP`]).
+    /// Who answers ([`OPEN`], [`BY_THREAD`], [`STOPPED`]).
     by: Arc<std::sync::atomic::AtomicU8>,
     /// Set once the call has its turn (a slot, and the locks it needs).
     started: AtomicBool,
+    /// Until then, what it waits for (`WAIT_*`).
+    waiting: std::sync::atomic::AtomicU8,
+    /// The print turn it holds, if any.
+    turn: std::sync::OnceLock<Arc<TurnState>>,
 }
 
 impl Control {
@@ -761,30 +725,60 @@ impl Control {
             abort: CancellationToken::new(),
             by: Arc::new(std::sync::atomic::AtomicU8::new(OPEN)),
             started: AtomicBool::new(false),
+            waiting: std::sync::atomic::AtomicU8::new(WAIT_SLOT),
+            turn: std::sync::OnceLock::new(),
         }
     }
 
+    fn waits_for(&self, what: u8) {
+        self.waiting.store(what, Ordering::SeqCst);
+    }
+
+    /// Stops the call; one holding the print turn whose handler still
+    /// runs is stuck ([`TurnState::stopped`]).
     fn stop(&self) {
         self.stop.store(true, Ordering::Relaxed);
         self.abort.cancel();
+        if let Some(turn) = self.turn.get() {
+            turn.stopped();
+        }
     }
 }
 
 /// A call started on the thread that read its request
-/// ([`Executor::start_early`]), followed by the event loop
-/// ([`Executor::attach`]).
+/// ([`Executor::start_early`]), which rmcp never sees: what stops it.
 pub(crate) struct Early {
-    control: Control,
-    result: super::pool::Pending<Option<Finished>>,
-    replied: (Arc<Replier>, rmcp::model::RequestId),
+    control: Arc<Control>,
+    replier: Arc<Replier>,
+    id: rmcp::model::RequestId,
 }
 
 impl Early {
-    /// Stops the call before the event loop follows it (the shutdown's
-    /// grace period is over): [`Io::cancelled`] says so, and its questions
-    /// go unanswered.
-    pub(crate) fn stop(&self) {
+    /// Stops the call, as its client asked: [`Io::cancelled`] says so, its
+    /// questions go unanswered, and no answer goes out; whether that held
+    /// (`false`: its thread was writing its answer already).
+    pub(crate) fn cancel(&self) -> bool {
+        let before_the_answer = self.take_answer();
         self.control.stop();
+        before_the_answer
+    }
+
+    /// Stops the call, as the server's shutdown does once its grace
+    /// period is over: the answer that says so is `result`, written here
+    /// unless the call's thread was writing its own already.
+    pub(crate) async fn stop(&self, result: rmcp::model::CallToolResult) {
+        self.control.stop();
+        if self.take_answer() {
+            self.replier.reply_async(self.id.clone(), result).await;
+        }
+    }
+
+    /// Whether the answer is to be written here, not by the call's thread.
+    fn take_answer(&self) -> bool {
+        self.control
+            .by
+            .compare_exchange(OPEN, STOPPED, Ordering::SeqCst, Ordering::SeqCst)
+            .is_ok()
     }
 }
 

@@ -14,6 +14,7 @@ mod pool;
 mod requests;
 mod run;
 pub(crate) mod transport;
+mod turn;
 mod values;
 
 use std::sync::{Arc, Mutex, RwLock, Weak};
@@ -168,11 +169,56 @@ struct Shared {
     /// shutdown grace period (not rmcp's own end of session, after which
     /// calls still finish their work).
     in_flight: std::sync::Mutex<HashMap<(u64, RequestId), CancellationToken>>,
-    /// The calls started by the thread that read their request, until
-    /// rmcp's handler follows them ([`BridgeServer::start_early`]).
-    early: std::sync::Mutex<HashMap<(u64, RequestId), exec::Early>>,
+    /// The calls started by the thread that read their request, which
+    /// rmcp never sees ([`BridgeServer::start_early`]), until they end.
+    early: std::sync::Mutex<HashMap<(u64, RequestId), EarlyEntry>>,
+    /// The number of the next call started early.
+    next_early: std::sync::atomic::AtomicU64,
+    /// Cancelled when the shutdown stops the calls still running (its
+    /// grace period is over): they are answered as not finished.
+    stopped: CancellationToken,
     /// The number of the next session (HTTP serves many).
     next_session: std::sync::atomic::AtomicU64,
+}
+
+/// A call started by the thread that read its request (rmcp never sees
+/// it), while it runs.
+struct EarlyEntry {
+    /// Told apart from a later call reusing its request id.
+    number: u64,
+    tool: String,
+    call: exec::Early,
+}
+
+/// Starts calls on the threads that read their requests, and stops them
+/// when their client cancels them ([`transport::EarlyCalls`]).
+struct EarlyStarter {
+    server: BridgeServer,
+    runtime: tokio::runtime::Handle,
+}
+
+impl transport::EarlyCalls for EarlyStarter {
+    fn start(
+        &self,
+        message: &mut rmcp::service::RxJsonRpcMessage<RoleServer>,
+    ) -> Option<pool::Task> {
+        // Built inside the runtime (the call's asker waits on it), run
+        // outside it.
+        let _entered = self.runtime.enter();
+        self.server.start_early(message)
+    }
+
+    fn cancel(&self, id: &RequestId) -> bool {
+        let key = (self.server.session.id, id.clone());
+        let Some(entry) = lock(&self.server.shared.early).remove(&key) else {
+            return false;
+        };
+        match entry.call.cancel() {
+            true => tracing::info!(%id, tool = entry.tool, "call cancelled by the client"),
+            false => tracing::debug!(%id, "a cancellation came as its call's answer went out"),
+        }
+        true
+    }
 }
 
 /// A call running past the request that started it: a 2026-07-28
@@ -316,6 +362,8 @@ impl BridgeServer {
                 task_ttl: DEFAULT_TASK_TTL,
                 in_flight: std::sync::Mutex::default(),
                 early: std::sync::Mutex::default(),
+                next_early: std::sync::atomic::AtomicU64::new(0),
+                stopped: CancellationToken::new(),
                 next_session: std::sync::atomic::AtomicU64::new(1),
             }),
             session: Session::default(),
@@ -478,14 +526,32 @@ impl BridgeServer {
             return Ok(invalid_arguments(&refusal).into_result().into());
         }
         let policy = shared.policies[index];
-        // Checked here, built again by the child from the same arguments.
-        let job = match policy.isolate || shared.isolate_all {
-            true => Job::Isolated {
-                tool: tool.clone(),
-                arguments,
+        // Checked here, built again by the child from the same arguments;
+        // a call that prints, too, while a stopped one holds the print turn.
+        let (job, elsewhere) = match policy.isolate || shared.isolate_all {
+            true => (
+                Job::Isolated {
+                    tool: tool.clone(),
+                    arguments,
+                },
+                None,
+            ),
+            false => match shared.exec.prints(&job) {
+                false => (job, None),
+                true if shared.exec.print_turn_stuck() => {
+                    tracing::info!(tool, "runs in a process of its own");
+                    (
+                        Job::Isolated {
+                            tool: tool.clone(),
+                            arguments,
+                        },
+                        None,
+                    )
+                }
+                true => (job, Some((tool.clone(), arguments))),
             },
-            false => job,
         };
+        let job = exec::Work { job, elsewhere };
         // A task from its start: the task's questions go through
         // `tasks/get` and `tasks/update`.
         if task_from_start(&policy, &context) {
@@ -507,30 +573,13 @@ impl BridgeServer {
             return self.follow(followed, &context).await;
         }
         let cancel = CancellationToken::new();
-        let key = (self.session.id, context.id.clone());
-        if let Ok(mut in_flight) = shared.in_flight.lock() {
-            in_flight.insert(key.clone(), cancel.clone());
-        }
-        let _in_flight = InFlight { shared, id: key };
+        let _in_flight = self.in_flight(&context, &cancel);
         let (outbox, progress, log) = call_notifications(&self.session, &tool, &context);
-        // With no progress or logs to send before it, the call thread
-        // writes the answer itself.
-        let reply = match (&self.session.replier, &outbox) {
-            (Some(replier), None) => Some(exec::Reply {
-                replier: Arc::clone(replier),
-                id: context.id.clone(),
-                output: policy.output,
-                modern: is_2026_07_28_or_later(&context),
-                early: None,
-            }),
-            _ => None,
-        };
         let watch = Watch {
             cancel,
             progress,
             log,
             asker: ask::Asker::of(&context),
-            reply,
         };
         let outcome = shared.exec.run(&tool, job, policy, watch).await;
         if let Some(outbox) = outbox {
@@ -539,8 +588,34 @@ impl BridgeServer {
         }
         match outcome {
             Some(ran) => Ok(ran.into_result(policy.output, &tool).into()),
-            // Cancelled: rmcp sends no answer for it.
+            // Stopped by the shutdown: said so.
+            None if shared.stopped.is_cancelled() => Ok(unfinished(&tool).into()),
+            // Cancelled by the client: no answer is due.
             None => Err(ErrorData::internal_error("the call was cancelled", None)),
+        }
+    }
+
+    /// Counts a call among the calls in flight until the guard is dropped:
+    /// its client's cancellation (`on_cancelled`) or the end of the
+    /// shutdown's grace period cancels `cancel`. A cancellation that came
+    /// before (rmcp cancels the request's own token when it reads it, and
+    /// may have read it before this handler ran) cancels it at once.
+    fn in_flight<'a>(
+        &'a self,
+        context: &RequestContext<RoleServer>,
+        cancel: &CancellationToken,
+    ) -> InFlight<'a> {
+        let key = (self.session.id, context.id.clone());
+        lock(&self.shared.in_flight).insert(key.clone(), cancel.clone());
+        // Looked at once, not followed: rmcp also cancels it when the
+        // session ends, and a call running then finishes its work.
+        if context.ct.is_cancelled() {
+            tracing::info!(id = %context.id, "call cancelled by the client before it started");
+            cancel.cancel();
+        }
+        InFlight {
+            shared: &self.shared,
+            id: key,
         }
     }
 
@@ -552,7 +627,7 @@ impl BridgeServer {
         &self,
         called: &str,
         tool: String,
-        job: Job,
+        job: exec::Work,
         policy: CommandPolicy,
         context: &RequestContext<RoleServer>,
         notify: bool,
@@ -579,7 +654,6 @@ impl BridgeServer {
             progress,
             log,
             asker: ask::Asker::in_rounds(asks, context),
-            reply: None,
         };
         let server = Arc::clone(&self.shared);
         let name = tool.clone();
@@ -607,11 +681,7 @@ impl BridgeServer {
         context: &RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let shared = &self.shared;
-        let key = (self.session.id, context.id.clone());
-        if let Ok(mut in_flight) = shared.in_flight.lock() {
-            in_flight.insert(key.clone(), followed.cancel.clone());
-        }
-        let _in_flight = InFlight { shared, id: key };
+        let _in_flight = self.in_flight(context, &followed.cancel);
         // Only a deferred call becomes a task here (the others that may be
         // tasks are tasks from their start, for a client with the
         // extension), and only for a client with the extension (a followed
@@ -801,19 +871,20 @@ impl BridgeServer {
         CallToolResponse::Task(CreateTaskResult::new(task))
     }
 
-    /// The server answering over `transport`, where a synchronous
-    /// handler's thread writes its call's answer itself.
+    /// The server answering over `transport`; over stdio on Unix, the
+    /// call threads read its input, and start the calls they may
+    /// ([`start_early`](Self::start_early)).
     pub(crate) fn answering_through(mut self, transport: &transport::LineTransport) -> Self {
-        self.session.replier = transport.replier();
-        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+        if tokio::runtime::Handle::try_current().is_err() {
+            return self;
+        }
+        let Some(replier) = transport.replier() else {
             return self;
         };
-        let server = self.clone();
-        let early: transport::Early = Box::new(move |message| {
-            // Built inside the runtime (the call's asker waits on it), run
-            // outside it.
-            let _entered = runtime.enter();
-            server.start_early(message)
+        self.session.replier = Some(replier);
+        let early = Arc::new(EarlyStarter {
+            server: self.clone(),
+            runtime: tokio::runtime::Handle::current(),
         });
         if let Some(reader) = transport.reader(early) {
             if let Err(error) = self.shared.exec.lead(reader) {
@@ -830,17 +901,16 @@ impl BridgeServer {
     /// client with the Tasks extension) nor isolated, with no progress
     /// or logs to send, its value built (and among the fetched values, once
     /// they are) and its turn free, in the flat tool mode. The arguments
-    /// are taken out of the message. If the call ends before anything
-    /// else comes in, its thread answers it and rmcp never sees it;
-    /// otherwise the message is handed on to rmcp, whose handler follows
-    /// the call ([`call_tool`](ServerHandler::call_tool)) for its
-    /// cancellation and timeout. The call's one wake-up is this thread's:
-    /// none for the event loop and none for another thread stands between
-    /// the request and the answer.
+    /// are taken out of the message. rmcp never sees the call: its thread
+    /// answers it, a cancellation from its client stops it
+    /// ([`EarlyCalls::cancel`]), and so does the shutdown
+    /// ([`stop_calls`](Self::stop_calls)). The call's one wake-up is this
+    /// thread's: none for the event loop and none for another thread
+    /// stands between the request and the answer.
     fn start_early(
         &self,
         message: &mut rmcp::service::RxJsonRpcMessage<RoleServer>,
-    ) -> Option<transport::EarlyCall> {
+    ) -> Option<pool::Task> {
         use rmcp::model::{ClientRequest, GetMeta, JsonRpcMessage};
         let JsonRpcMessage::Request(request) = message else {
             return None;
@@ -891,66 +961,41 @@ impl BridgeServer {
             }
         };
         let key = (self.session.id, request.id.clone());
-        let lent = Arc::new(pool::Lent::default());
+        let number = shared
+            .next_early
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let forget = {
             let (server, key) = (Arc::clone(shared), key.clone());
             Box::new(move || {
-                // Answered unseen by rmcp: nothing follows it.
-                lock(&server.early).remove(&key);
-                lock(&server.in_flight).remove(&key);
+                let mut early = lock(&server.early);
+                // Not a later call's that reuses the id.
+                if early.get(&key).is_some_and(|entry| entry.number == number) {
+                    early.remove(&key);
+                }
             })
         };
         let reply = exec::Reply {
             replier: Arc::clone(replier),
             id: request.id.clone(),
             output: policy.output,
-            modern: is_2026_07_28_or_later(&context),
-            early: Some(exec::Unseen {
-                lent: Arc::clone(&lent),
-                forget,
-            }),
+            forget,
         };
         let asker = ask::Asker::of(&context);
-        let (early, task) = match shared
+        let (call, task) = match shared
             .exec
             .start_early(&params.name, job, policy, asker, reply)
         {
-            Ok(started) => started,
-            Err(_) => {
+            Some(started) => started,
+            None => {
                 params.arguments = Some(arguments);
                 return None;
             }
         };
-        lock(&shared.in_flight).insert(key.clone(), CancellationToken::new());
-        lock(&shared.early).insert(key, early);
+        // The task runs once this returns.
+        let tool = params.name.to_string();
+        lock(&shared.early).insert(key, EarlyEntry { number, tool, call });
         tracing::debug!(tool = %params.name, "call started by the thread that read it");
-        Some(transport::EarlyCall { task, lent })
-    }
-
-    /// Follows a call [started early](Self::start_early), as
-    /// [`run_prepared`](Self::run_prepared) follows the ones it starts.
-    async fn follow_early(
-        &self,
-        tool: &str,
-        early: exec::Early,
-        context: &RequestContext<RoleServer>,
-    ) -> Result<CallToolResponse, ErrorData> {
-        let shared = &self.shared;
-        let key = (self.session.id, context.id.clone());
-        let cancel = lock(&shared.in_flight)
-            .get(&key)
-            .cloned()
-            .unwrap_or_default();
-        let _in_flight = InFlight { shared, id: key };
-        let index = shared.typed.position(tool);
-        let policy = index
-            .map(|index| shared.policies[index])
-            .unwrap_or_default();
-        match shared.exec.attach(tool, early, policy, cancel).await {
-            Some(ran) => Ok(ran.into_result(policy.output, tool).into()),
-            // Cancelled: rmcp sends no answer for it.
-            None => Err(ErrorData::internal_error("the call was cancelled", None)),
-        }
+        Some(task)
     }
 
     /// The same server for another client: its own request ids and log
@@ -982,7 +1027,7 @@ impl BridgeServer {
             ?grace,
             "calls still running after the grace period were cut off"
         );
-        self.stop_calls();
+        self.stop_calls().await;
         // A stopped async call ends at once; a synchronous one is not
         // waited for beyond a moment.
         let _ = tokio::time::timeout(Duration::from_millis(100), running.idle()).await;
@@ -1003,17 +1048,19 @@ impl BridgeServer {
         self.shared.stop_rounds();
     }
 
-    /// Stops every call in flight, as a client's cancellation would (the
-    /// shutdown grace period is over), tasks' calls too.
-    pub(crate) fn stop_calls(&self) {
+    /// Stops every call in flight (the shutdown grace period is over),
+    /// tasks' calls too; each is answered as not finished.
+    async fn stop_calls(&self) {
+        self.shared.stopped.cancel();
         if let Ok(in_flight) = self.shared.in_flight.lock() {
             for token in in_flight.values() {
                 token.cancel();
             }
         }
-        // Calls their reading thread runs, not followed by rmcp.
-        for early in lock(&self.shared.early).values() {
-            early.stop();
+        // The calls their reading threads run, which rmcp never saw.
+        let early: Vec<_> = lock(&self.shared.early).drain().map(|(_, e)| e).collect();
+        for entry in early {
+            entry.call.stop(unfinished(&entry.tool)).await;
         }
         self.shared.stop_rounds();
         self.shared.tasks.shutdown();
@@ -1134,7 +1181,8 @@ impl BridgeServer {
             String::from_utf8_lossy(&stderr).into_owned(),
         );
         let returns = self.shared.policies[index].returns;
-        Ok(outcome.with_returned(structured, returns, tool))
+        // Unbounded, as the output of a direct call is.
+        Ok(outcome.with_returned(structured, returns, tool, usize::MAX))
     }
 }
 
@@ -1185,6 +1233,17 @@ fn prompt_message(spec: &ToolSpec) -> rmcp::model::PromptMessage {
         text.push_str(&Value::Object(example.clone()).to_string());
     }
     rmcp::model::PromptMessage::new_text(rmcp::model::Role::User, text)
+}
+
+/// The answer to a call the shutdown stopped: it did not finish in the
+/// grace period, and, told to stop, may still complete (a synchronous
+/// handler runs until it returns, or until the process ends).
+fn unfinished(tool: &str) -> CallToolResult {
+    CallToolResult::error(vec![ContentBlock::text(format!(
+        "tool `{tool}` had not finished when the server stopped (its shutdown grace \
+         period ended): it was asked to stop, and what it was doing may or may not have \
+         completed"
+    ))])
 }
 
 /// Bad arguments, answered as clap would: exit code 2, the message on stderr.
@@ -1586,15 +1645,6 @@ fn icon_mime_type(src: &str) -> Option<&str> {
     })
 }
 
-/// Whether a request's client negotiated protocol 2026-07-28 or later:
-/// rmcp's own test for the shape of its answers (`resultType` kept).
-fn is_2026_07_28_or_later(context: &RequestContext<RoleServer>) -> bool {
-    // ISO dates compare as strings in their order in time.
-    context.protocol_version().is_some_and(|version| {
-        version.as_str() >= rmcp::model::ProtocolVersion::V_2026_07_28.as_str()
-    })
-}
-
 /// Where a call's notifications go: progress when its request carries a
 /// progress token, `tracing` events when the request or its session asked
 /// for logs; `None` (no queue at all) when neither.
@@ -1832,10 +1882,6 @@ impl ServerHandler for BridgeServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let shared = &self.shared;
-        let early = lock(&shared.early).remove(&(self.session.id, context.id.clone()));
-        if let Some(early) = early {
-            return self.follow_early(&request.name, early, &context).await;
-        }
         if shared.draining.is_cancelled() {
             return Ok(CallToolResult::error(vec![ContentBlock::text(format!(
                 "tool `{}` not run: the server is shutting down",

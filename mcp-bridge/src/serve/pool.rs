@@ -10,9 +10,7 @@
 //! came soon after the one before (calls back to back), so a call
 //! following closely is picked up without a wake-up; and the caller spins
 //! for a moment on the result before it awaits it, so a quick call comes
-//! back without one either — unless the call thread writes the call's
-//! answer to the client itself (over stdio, `exec.rs`), when nothing waits
-//! on the result in a hurry. Both spins are short and bounded; idle
+//! back without one either. Both spins are short and bounded; idle
 //! threads park, and leave after a while.
 //!
 //! A call that comes after a pause would find every thread parked, and
@@ -22,7 +20,8 @@
 //! request wakes hands the message on to the event loop or, when it is a
 //! call this thread may run ([`Lead::lead`] gives it), runs it, lending
 //! the input meanwhile to a thread standing by, which is woken only if
-//! something comes before the call ends ([`Lead::stand_by`]).
+//! something comes before the call ends, or was read with it
+//! ([`Lead::stand_by`]).
 
 use std::collections::VecDeque;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -59,48 +58,6 @@ pub(crate) trait Lead: Send + Sync {
     /// (or a while passes): whether this thread took the input over, and
     /// leads now.
     fn stand_by(&self) -> bool;
-}
-
-/// Who answers a call whose thread read it and runs it before the event
-/// loop has seen it: the thread, if it ends before anything else comes in
-/// ([`finish`](Self::finish)), or the event loop, once a thread that took
-/// the input over has handed the request on ([`forward`](Self::forward)).
-#[derive(Default)]
-pub(crate) struct Lent(std::sync::atomic::AtomicU8);
-
-const LENT: u8 = 0;
-const FORWARDED: u8 = 1;
-const FINISHED: u8 = 2;
-
-impl Lent {
-    /// Whether the request is to be handed on to the event loop now (it
-    /// was neither handed on nor finished).
-    pub(crate) fn forward(&self) -> bool {
-        self.settle(FORWARDED)
-    }
-
-    /// Whether the call's thread answers it, unseen by the event loop.
-    pub(crate) fn finish(&self) -> bool {
-        self.settle(FINISHED)
-    }
-
-    fn settle(&self, to: u8) -> bool {
-        self.0
-            .compare_exchange(LENT, to, Ordering::SeqCst, Ordering::SeqCst)
-            .is_ok()
-    }
-}
-
-thread_local! {
-    /// Whether this thread is a call thread of a pool.
-    static CALL_THREAD: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-/// Whether this thread is a call thread (outside the runtime, where a
-/// call may block on writing its answer), not a caller running a task
-/// itself because no thread could be started.
-pub(crate) fn on_call_thread() -> bool {
-    CALL_THREAD.get()
 }
 
 /// A pool of threads for synchronous handlers.
@@ -379,7 +336,6 @@ impl Shared {
     }
 
     fn work(self: Arc<Self>) {
-        CALL_THREAD.set(true);
         // Whether the last call came close after the one before (calls
         // back to back: the next one is likely as close). Worth a spin; a
         // call after a pause is not followed closely, and spinning after
@@ -464,13 +420,12 @@ pub(crate) struct Pending<T> {
 }
 
 impl<T> Pending<T> {
-    /// The result, once the call ends; `None` if it panicked. In a
-    /// `hurry`, the caller spins a moment first, so a quick call comes back
-    /// without a wake-up (not worth the CPU when the call thread answers
-    /// the client itself).
-    pub(crate) async fn wait(self, hurry: bool) -> Option<T> {
+    /// The result, once the call ends; `None` if it panicked. The caller
+    /// spins a moment first, so a quick call comes back without a
+    /// wake-up.
+    pub(crate) async fn wait(self) -> Option<T> {
         let start = Instant::now();
-        while hurry && !self.slot.done.load(Ordering::Acquire) && start.elapsed() < CALLER_SPIN {
+        while !self.slot.done.load(Ordering::Acquire) && start.elapsed() < CALLER_SPIN {
             std::hint::spin_loop();
         }
         loop {
@@ -491,7 +446,7 @@ mod tests {
         let pool = Pool::new(4);
         let results: Vec<_> = (0..64).map(|i| pool.run(move || i * 2)).collect();
         for (i, pending) in results.into_iter().enumerate() {
-            assert_eq!(pending.wait(true).await, Some(i * 2));
+            assert_eq!(pending.wait().await, Some(i * 2));
         }
         // A runtime of its own can be started and blocked on there.
         let nested = pool.run(|| {
@@ -500,9 +455,9 @@ mod tests {
                 .unwrap()
                 .block_on(async { 7 })
         });
-        assert_eq!(nested.wait(true).await, Some(7));
-        assert_eq!(pool.run(|| -> u8 { panic!("boom") }).wait(true).await, None);
-        assert_eq!(pool.run(|| 1).wait(true).await, Some(1));
+        assert_eq!(nested.wait().await, Some(7));
+        assert_eq!(pool.run(|| -> u8 { panic!("boom") }).wait().await, None);
+        assert_eq!(pool.run(|| 1).wait().await, Some(1));
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -529,7 +484,7 @@ mod tests {
             })
             .collect();
         for call in calls {
-            assert_eq!(call.wait(true).await, Some(true));
+            assert_eq!(call.wait().await, Some(true));
         }
     }
 

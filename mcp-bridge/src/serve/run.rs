@@ -64,12 +64,15 @@ impl CallOutcome {
     /// The outcome with the value the handler returned, checked against
     /// what the command declares: a value of another type, or none from a
     /// successful call of a command that declares one, fails the call
-    /// (MCP wants `structuredContent` to match the `outputSchema`).
+    /// (MCP wants `structuredContent` to match the `outputSchema`); so
+    /// does a value longer than `limit` bytes as JSON, as the text is cut
+    /// there (it is left out, and the call says why).
     pub(crate) fn with_returned(
         mut self,
         returned: Option<Structured>,
         returns: Option<Returns>,
         tool: &str,
+        limit: usize,
     ) -> Self {
         let declared = returns.map(|r| r.ty.name());
         let problem = match (&returned, returns) {
@@ -94,6 +97,16 @@ impl CallOutcome {
             )),
             _ => None,
         };
+        let problem = problem.or_else(|| {
+            let value = &returned.as_ref()?.value;
+            (!json_fits(value, limit)).then(|| {
+                format!(
+                    "tool `{tool}` returned a value longer than this server's limit of {limit} \
+                     bytes as JSON (`Bridge::output_limit`): its structured content is left \
+                     out; run the command with narrower arguments (a filter, fewer items)"
+                )
+            })
+        });
         if let Some(problem) = problem {
             tracing::error!(tool, declared, "{problem}");
             if !self.stderr.is_empty() && !self.stderr.ends_with('\n') {
@@ -151,6 +164,27 @@ impl CallOutcome {
         result.structured_content = self.structured.map(Value::Object);
         result
     }
+}
+
+/// Whether `value`, written as JSON, takes at most `limit` bytes (written
+/// no further than that to find out).
+fn json_fits(value: &Value, limit: usize) -> bool {
+    struct Counter {
+        left: usize,
+    }
+    impl std::io::Write for Counter {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.left = self
+                .left
+                .checked_sub(bytes.len())
+                .ok_or_else(|| std::io::Error::other("over the limit"))?;
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    serde_json::to_writer(&mut Counter { left: limit }, value).is_ok()
 }
 
 pub(crate) use crate::error::panic_message;

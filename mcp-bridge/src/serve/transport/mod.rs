@@ -8,26 +8,20 @@
 //! and keeps serving. Messages are still parsed into rmcp's own types and
 //! handled by rmcp; only the framing is ours.
 //!
-//! One shortcut: the answer to a call of a synchronous handler is written
-//! by the call thread that ran it ([`Replier`], the same serialisation of
-//! the same rmcp types, through the same writer), so no hand-back to the
-//! event loop stands between the handler and the client. rmcp's own answer
-//! to that request comes later, marked [`ANSWERED`], and is dropped here;
-//! until it has come, a new request reusing the id waits (rmcp keeps a
-//! request under its id until it has answered it). A cancellation of a
-//! request already answered is ignored: it came too late, and passed on
-//! it would stop the next request reusing the id.
-//!
-//! Over stdio on Unix the input is read by the call threads, not by the
-//! event loop ([`InputReader`], led by `pool.rs`): one thread reads and
-//! hands the messages on. A call it may start itself (`BridgeServer`
-//! decides, [`EarlyCall`]) it runs at once, lending the input to a thread
-//! standing by, which wakes only if something comes meanwhile. A call that
-//! ends first is answered by its thread and never seen by rmcp; otherwise
-//! the thread standing by hands its request on to rmcp first (its handler
-//! then follows the call: cancellation, timeout) and reads on. So a
-//! request after a pause wakes one thread, which runs the call and
-//! answers it, as a hand-written rmcp server's one worker does.
+//! One shortcut, over stdio on Unix: the input is read by the call
+//! threads, not by the event loop ([`InputReader`], led by `pool.rs`): one
+//! thread reads and hands the messages on. A call it may start itself
+//! (`BridgeServer` decides, [`EarlyCalls`]) it runs at once, lending the
+//! input to a thread standing by, which wakes if something comes
+//! meanwhile, or at once when the read that brought the call brought more.
+//! Such a call never reaches rmcp: its thread writes its answer
+//! ([`Replier`], rmcp's own types serialised through the same writer), a
+//! `notifications/cancelled` naming it stops it here and goes no further,
+//! and the server's shutdown stops and answers it. So each request is
+//! answered exactly once, by rmcp or by its call's thread, whatever rmcp
+//! does with the requests it sees; a request after a pause wakes one
+//! thread, which runs the call and answers it, as a hand-written rmcp
+//! server's one worker does.
 
 mod framing;
 #[cfg(feature = "http")]
@@ -58,96 +52,60 @@ pub(crate) const MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
 pub(super) type Reader = Pin<Box<dyn AsyncRead + Send>>;
 pub(super) type Writer = Pin<Box<dyn AsyncWrite + Send>>;
 
-/// The `structuredContent` of the answer a call gives rmcp when the thread
-/// that ran it has already written its answer ([`Replier`]): the transport
-/// drops that answer (no result of a call is ever a bare string).
-pub(crate) const ANSWERED: &str = "(answered by the call thread)";
-
-/// Writes a call's answer from the thread that ran its handler, through
-/// the transport's writer and its lock, in the order the transport writes
-/// everything else. The answer leaves as soon as the handler returns,
-/// without a hand-back to the event loop first: rmcp's own answer to the
-/// request comes later, marked [`ANSWERED`], and is dropped.
+/// Writes the answer of a call that rmcp never saw (one its reading thread
+/// started, [`EarlyCalls`]) through the transport's writer and its lock,
+/// in turn with everything else the transport writes.
 pub(crate) struct Replier {
     writer: Arc<Mutex<Writer>>,
     in_flight: Arc<std::sync::Mutex<HashSet<RequestId>>>,
-    answering: Arc<Answering>,
     runtime: tokio::runtime::Handle,
 }
 
-/// The requests answered by their call threads whose answer from rmcp has
-/// not come through yet. rmcp keeps a request under its id until then, so
-/// a new request reusing one of these ids waits for it.
-#[derive(Default)]
-struct Answering {
-    ids: std::sync::Mutex<HashSet<RequestId>>,
-    /// Told when an id leaves `ids`.
-    passed: tokio::sync::Notify,
-}
-
-impl Answering {
-    fn insert(&self, id: &RequestId) {
-        if let Ok(mut ids) = self.ids.lock() {
-            ids.insert(id.clone());
-        }
-    }
-
-    fn remove(&self, id: &RequestId) {
-        let removed = self.ids.lock().is_ok_and(|mut ids| ids.remove(id));
-        if removed {
-            self.passed.notify_waiters();
-        }
-    }
-
-    fn contains(&self, id: &RequestId) -> bool {
-        self.ids.lock().is_ok_and(|ids| ids.contains(id))
-    }
-
-    /// Whether `message` is a request reusing an id rmcp still holds.
-    fn holds(&self, message: &RxJsonRpcMessage<RoleServer>) -> bool {
-        matches!(message, rmcp::model::JsonRpcMessage::Request(request)
-            if self.contains(&request.id))
-    }
-}
-
 impl Replier {
-    /// Writes `result` as the answer to request `id`, in the shape of
-    /// protocol 2026-07-28 when `modern` (as rmcp's handler shapes its
-    /// answers). Call it from a thread outside the runtime (it blocks until
-    /// the line is written).
-    pub(crate) fn reply(
-        &self,
-        id: RequestId,
-        result: rmcp::model::CallToolResult,
-        modern: bool,
-    ) -> std::io::Result<()> {
+    /// Writes `result` as the answer to request `id`, in the shape of the
+    /// protocols before 2026-07-28 (the only ones whose calls start
+    /// early). Blocks until the line is written when called outside the
+    /// runtime; inside it, the line is written by a task.
+    pub(crate) fn reply(&self, id: RequestId, result: rmcp::model::CallToolResult) {
+        let Some(line) = self.answer_line(id, result) else {
+            return;
+        };
+        let writer = Arc::clone(&self.writer);
+        match tokio::runtime::Handle::try_current() {
+            Ok(_) => {
+                self.runtime
+                    .spawn(async move { report(write_line(&writer, &line).await) });
+            }
+            Err(_) => report(self.runtime.block_on(write_line(&writer, &line))),
+        }
+    }
+
+    /// Writes the answer like [`reply`](Self::reply), from the runtime.
+    pub(crate) async fn reply_async(&self, id: RequestId, result: rmcp::model::CallToolResult) {
+        if let Some(line) = self.answer_line(id, result) {
+            report(write_line(&self.writer, &line).await);
+        }
+    }
+
+    /// The answer's line; the request is no longer in flight.
+    fn answer_line(&self, id: RequestId, result: rmcp::model::CallToolResult) -> Option<Vec<u8>> {
         use rmcp::model::{JsonRpcMessage, ServerResult};
         if let Ok(mut in_flight) = self.in_flight.lock() {
             in_flight.remove(&id);
         }
         let mut result = ServerResult::CallToolResult(result);
-        match modern {
-            true => result.fill_missing_cache_hints(),
-            false => result.strip_result_type_for_legacy_peer(),
-        }
+        result.strip_result_type_for_legacy_peer();
         let message: TxJsonRpcMessage<RoleServer> = JsonRpcMessage::response(result, id);
-        let bytes = message_line(&message)?;
-        self.runtime.block_on(write_line(&self.writer, &bytes))
+        message_line(&message)
+            .inspect_err(|error| tracing::error!(%error, "cannot write an answer"))
+            .ok()
     }
+}
 
-    /// Says that this thread may answer request `id`: until rmcp's own
-    /// answer to it has passed (or [`forget`](Self::forget)), a new request
-    /// reusing the id waits. Before the answer is written, so before the
-    /// client can send the id again.
-    pub(crate) fn expect(&self, id: &RequestId) {
-        self.answering.insert(id);
-    }
-
-    /// Forgets [`expect`](Self::expect)ed request `id`: rmcp sends no
-    /// answer of its own to it (the request was cancelled) or the thread
-    /// will not answer it.
-    pub(crate) fn forget(&self, id: &RequestId) {
-        self.answering.remove(id);
+/// Logs a failed write of an answer.
+fn report(written: std::io::Result<()>) {
+    if let Err(error) = written {
+        tracing::error!("cannot write the answer to the client: {error}");
     }
 }
 
@@ -178,23 +136,6 @@ fn cancelled_id(message: &RxJsonRpcMessage<RoleServer>) -> Option<&RequestId> {
     cancelled.params.request_id.as_ref()
 }
 
-/// Whether `item` is rmcp's answer to a call whose thread already wrote
-/// it.
-fn answered_already(item: &TxJsonRpcMessage<RoleServer>) -> bool {
-    use rmcp::model::{JsonRpcMessage, ServerResult};
-    let JsonRpcMessage::Response(response) = item else {
-        return false;
-    };
-    let ServerResult::CallToolResult(result) = &response.result else {
-        return false;
-    };
-    result
-        .structured_content
-        .as_ref()
-        .and_then(serde_json::Value::as_str)
-        == Some(ANSWERED)
-}
-
 /// A line-delimited JSON-RPC transport over any reader and writer.
 pub(crate) struct LineTransport {
     source: Source,
@@ -205,11 +146,6 @@ pub(crate) struct LineTransport {
     /// them is refused, so each request gets its own answer.
     /// (`1` and `"1"` are different ids.)
     in_flight: Arc<std::sync::Mutex<HashSet<RequestId>>>,
-    /// Requests answered by their call threads, rmcp's answer to come.
-    answering: Arc<Answering>,
-    /// A message read while its request id waits for rmcp's answer to an
-    /// earlier request of that id (kept across cancellation).
-    held: Option<RxJsonRpcMessage<RoleServer>>,
 }
 
 /// Where the messages come from.
@@ -231,9 +167,6 @@ enum Source {
 /// What came in, for the event loop.
 enum Inbound {
     Message(Box<RxJsonRpcMessage<RoleServer>>),
-    /// The request of a call its reading thread started: never held back
-    /// for its id (the id its thread may be answering is its own).
-    Started(Box<RxJsonRpcMessage<RoleServer>>),
     /// An error to answer the client with (a line that is no message).
     Reply(Vec<u8>),
     /// The input ended.
@@ -255,7 +188,6 @@ struct Framing {
     /// `_meta` (protocol 2026-07-28, which has no `initialize`).
     began: bool,
     in_flight: Arc<std::sync::Mutex<HashSet<RequestId>>>,
-    answering: Arc<Answering>,
 }
 
 impl LineTransport {
@@ -279,6 +211,7 @@ impl LineTransport {
         let (to_loop, inbox) = tokio::sync::mpsc::unbounded_channel();
         let watch = mio::Poll::new()?;
         let registry = watch.registry().try_clone()?;
+        let waker = mio::Waker::new(&registry, MORE_READ)?;
         let fd = std::os::fd::AsRawFd::as_raw_fd(&input);
         Ok(Self::with(writer, |framing| Source::Threads {
             inbox,
@@ -296,6 +229,7 @@ impl LineTransport {
                 early: None,
                 watch: std::sync::Mutex::new(watch),
                 registry,
+                waker,
             })),
         }))
     }
@@ -305,22 +239,18 @@ impl LineTransport {
         source: impl FnOnce(Framing) -> Source,
     ) -> Self {
         let in_flight: Arc<std::sync::Mutex<HashSet<RequestId>>> = Arc::default();
-        let answering: Arc<Answering> = Arc::default();
         let framing = Framing {
             line: Vec::new(),
             discarding: false,
             in_session: false,
             began: false,
             in_flight: Arc::clone(&in_flight),
-            answering: Arc::clone(&answering),
         };
         Self {
             source: source(framing),
             writer: Arc::new(Mutex::new(Box::pin(writer))),
             pending: None,
             in_flight,
-            answering,
-            held: None,
         }
     }
 
@@ -328,7 +258,7 @@ impl LineTransport {
     /// ([`Pool::lead`](super::pool::Pool::lead)), `early` starting the
     /// calls the reading thread runs itself; once, and only for a
     /// [`threaded`](Self::threaded) transport.
-    pub(crate) fn reader(&self, early: Early) -> Option<Arc<dyn super::pool::Lead>> {
+    pub(crate) fn reader(&self, early: Arc<dyn EarlyCalls>) -> Option<Arc<dyn super::pool::Lead>> {
         match &self.source {
             Source::Stream { .. } => None,
             #[cfg(unix)]
@@ -340,15 +270,22 @@ impl LineTransport {
         }
     }
 
-    /// What writes calls' answers from their threads, through this
-    /// transport; `None` outside a runtime.
+    /// What writes the answers of the calls the reading threads start,
+    /// through this transport: for a [`threaded`](Self::threaded) one
+    /// whose reader is not taken yet, inside a runtime.
     pub(crate) fn replier(&self) -> Option<Arc<Replier>> {
-        Some(Arc::new(Replier {
-            writer: Arc::clone(&self.writer),
-            in_flight: Arc::clone(&self.in_flight),
-            answering: Arc::clone(&self.answering),
-            runtime: tokio::runtime::Handle::try_current().ok()?,
-        }))
+        match &self.source {
+            Source::Stream { .. } => None,
+            #[cfg(unix)]
+            Source::Threads { reader, .. } => {
+                reader.lock().ok()?.as_ref()?;
+                Some(Arc::new(Replier {
+                    writer: Arc::clone(&self.writer),
+                    in_flight: Arc::clone(&self.in_flight),
+                    runtime: tokio::runtime::Handle::try_current().ok()?,
+                }))
+            }
+        }
     }
 
     /// The next thing that came in, read here or by the call threads.
@@ -386,20 +323,17 @@ impl LineTransport {
     }
 }
 
-/// Starts the call a request brings on the thread that read it, when it
-/// may ([`EarlyCall`]).
-pub(crate) type Early =
-    Box<dyn Fn(&mut RxJsonRpcMessage<RoleServer>) -> Option<EarlyCall> + Send + Sync>;
-
-/// A call started by the thread that read its request: the task to run
-/// there, and who answers it. Its request is handed on to the event loop
-/// only if something comes in while it runs (read by the thread standing
-/// by), or if it ends unanswered; a call that ends first is answered by
-/// its thread, unseen by the event loop: no wake-up of another thread
-/// stands between its request and its answer.
-pub(crate) struct EarlyCall {
-    pub(crate) task: super::pool::Task,
-    pub(crate) lent: Arc<super::pool::Lent>,
+/// The calls the thread that read their request starts itself, before
+/// rmcp sees them (and it never does): answered by their thread, stopped
+/// by a cancellation the reading threads read.
+pub(crate) trait EarlyCalls: Send + Sync {
+    /// Starts the call `message` brings, when it may start here: the task
+    /// to run on this thread, which answers the call. `message` is left as
+    /// it was otherwise.
+    fn start(&self, message: &mut RxJsonRpcMessage<RoleServer>) -> Option<super::pool::Task>;
+    /// Stops the call started under request `id`, if one runs: whether it
+    /// did (the cancellation then goes no further: rmcp never knew it).
+    fn cancel(&self, id: &RequestId) -> bool;
 }
 
 /// How much the reading thread reads at once (as a `BufReader`; a longer
@@ -411,6 +345,13 @@ const READ_CHUNK: usize = 8 * 1024;
 #[cfg(unix)]
 const STAND_BY: std::time::Duration = std::time::Duration::from_secs(10);
 
+/// The input's token in the watch of the thread standing by.
+#[cfg(unix)]
+const INPUT: mio::Token = mio::Token(0);
+/// The waker's: the read that brought a call brought more, already read.
+#[cfg(unix)]
+const MORE_READ: mio::Token = mio::Token(1);
+
 #[cfg(unix)]
 /// The protocol input read by the call threads, one at a time
 /// ([`Lead`](super::pool::Lead)).
@@ -418,16 +359,20 @@ pub(crate) struct InputReader {
     /// Taken by the leading thread only (the lead passes on through
     /// `away`).
     state: std::sync::Mutex<ReaderState>,
-    /// While the leading thread runs a call it read: the request, not
-    /// handed on yet. Whoever takes it leads next.
-    away: std::sync::Mutex<Option<Away>>,
+    /// While the leading thread runs a call it read: that thread. Whoever
+    /// takes the input over leads next.
+    away: std::sync::Mutex<Option<std::thread::ThreadId>>,
     fd: std::os::fd::RawFd,
     to_loop: tokio::sync::mpsc::UnboundedSender<Inbound>,
-    early: Option<Early>,
+    early: Option<Arc<dyn EarlyCalls>>,
     /// Where the thread standing by waits for the input while it is lent
     /// (registered there only then).
     watch: std::sync::Mutex<mio::Poll>,
     registry: mio::Registry,
+    /// Wakes the thread standing by when bytes read already wait in the
+    /// buffer (the input's readiness, edge triggered, never tells of
+    /// them).
+    waker: mio::Waker,
 }
 
 #[cfg(unix)]
@@ -441,22 +386,13 @@ struct ReaderState {
 }
 
 #[cfg(unix)]
-/// The request of a call its reading thread runs.
-struct Away {
-    message: Option<Box<RxJsonRpcMessage<RoleServer>>>,
-    lent: Arc<super::pool::Lent>,
-    /// The thread running the call.
-    by: std::thread::ThreadId,
-}
-
-#[cfg(unix)]
 impl InputReader {
     /// Lets the thread standing by wake when the input has something to
     /// read (edge triggered: what is already there wakes it at once).
     fn lend(&self) -> std::io::Result<()> {
         self.registry.register(
             &mut mio::unix::SourceFd(&self.fd),
-            mio::Token(0),
+            INPUT,
             mio::Interest::READABLE,
         )
     }
@@ -466,26 +402,42 @@ impl InputReader {
     }
 
     /// Ends the input's loan (when `mine`, only one this thread made):
-    /// hands the request on to the event loop unless its call was
-    /// answered already; whether this thread leads now.
+    /// whether this thread leads now.
     fn settle(&self, mine: bool) -> bool {
-        let away = {
+        let settled = {
             let mut away = self.away.lock().unwrap_or_else(|e| e.into_inner());
-            match &*away {
-                Some(lent) if !mine || lent.by == std::thread::current().id() => away.take(),
-                _ => None,
+            match *away {
+                Some(by) if !mine || by == std::thread::current().id() => away.take().is_some(),
+                _ => false,
             }
         };
-        let Some(away) = away else {
-            return false;
-        };
-        self.unlend();
-        if away.lent.forward() {
-            if let Some(message) = away.message {
-                let _ = self.to_loop.send(Inbound::Started(message));
+        if settled {
+            self.unlend();
+        }
+        settled
+    }
+
+    /// What the reading thread does with `message`: the task of a call it
+    /// runs itself, or `None` once the message is handed on (or, a
+    /// cancellation of such a call, acted on); `Err` when the session is
+    /// over.
+    fn route(
+        &self,
+        mut message: Box<RxJsonRpcMessage<RoleServer>>,
+    ) -> Result<Option<super::pool::Task>, ()> {
+        if let Some(early) = &self.early {
+            if let Some(id) = cancelled_id(&message) {
+                if early.cancel(id) {
+                    return Ok(None);
+                }
+            } else if let Some(task) = early.start(&mut message) {
+                return Ok(Some(task));
             }
         }
-        true
+        self.to_loop
+            .send(Inbound::Message(message))
+            .map(|()| None)
+            .map_err(drop)
     }
 }
 
@@ -526,20 +478,18 @@ impl super::pool::Lead for InputReader {
                 let Some(inbound) = read.and_then(|read| state.framing.after(read)) else {
                     continue;
                 };
-                let inbound = match (inbound, &self.early) {
-                    (Inbound::Message(mut message), Some(early))
-                        if !state.framing.answering.holds(&message) =>
-                    {
-                        match early(&mut message) {
-                            Some(call) => return Some(self.run_here(message, call)),
-                            None => Inbound::Message(message),
-                        }
-                    }
-                    (inbound, _) => inbound,
+                let routed = match inbound {
+                    Inbound::Message(message) => self.route(message),
+                    inbound => self.to_loop.send(inbound).map(|()| None).map_err(drop),
                 };
-                if self.to_loop.send(inbound).is_err() {
+                match routed {
+                    Ok(Some(task)) => {
+                        self.lend_while(state.start < state.end);
+                        return Some(task);
+                    }
+                    Ok(None) => {}
                     // The session is over: nothing reads what comes.
-                    return None;
+                    Err(()) => return None,
                 }
             }
             match state.read() {
@@ -560,29 +510,22 @@ impl super::pool::Lead for InputReader {
 
 #[cfg(unix)]
 impl InputReader {
-    /// Lends the input to the thread standing by while this one runs
-    /// `call`; its request is held back until something comes.
-    fn run_here(
-        &self,
-        message: Box<RxJsonRpcMessage<RoleServer>>,
-        call: EarlyCall,
-    ) -> super::pool::Task {
+    /// Lends the input to the thread standing by while this thread runs a
+    /// call it read; when `more` was read with the call, the thread
+    /// standing by takes the input over at once.
+    fn lend_while(&self, more: bool) {
         // Set before the input is watched: the thread standing by takes it.
-        *self.away.lock().unwrap_or_else(|e| e.into_inner()) = Some(Away {
-            message: Some(message),
-            lent: Arc::clone(&call.lent),
-            by: std::thread::current().id(),
-        });
+        *self.away.lock().unwrap_or_else(|e| e.into_inner()) = Some(std::thread::current().id());
         if let Err(error) = self.lend() {
-            // Handed on now; what comes next waits for this call.
+            // Only the bytes read already can be taken over now; what
+            // comes later waits for this call.
             tracing::error!(%error, "cannot watch the input");
-            let mut away = self.away.lock().unwrap_or_else(|e| e.into_inner());
-            let held = away.as_mut().and_then(|away| away.message.take());
-            if let (Some(message), true) = (held, call.lent.forward()) {
-                let _ = self.to_loop.send(Inbound::Started(message));
+        }
+        if more {
+            if let Err(error) = self.waker.wake() {
+                tracing::error!(%error, "cannot wake the thread standing by");
             }
         }
-        call.task
     }
 }
 
@@ -728,9 +671,7 @@ impl Framing {
 
     /// Whether `message` cancels a request that is answered already (or
     /// was never made): too late to stop it, and, passed on, it would stop
-    /// the next request to reuse the id, or have rmcp drop its own answer
-    /// to a request a call thread answered, so that a new request reusing
-    /// the id would wait for it for ever. Such a cancellation is ignored,
+    /// the next request to reuse the id. Such a cancellation is ignored,
     /// as the protocol allows for a request that has completed.
     fn cancels_an_answered_request(&self, message: &RxJsonRpcMessage<RoleServer>) -> bool {
         let Some(id) = cancelled_id(message) else {
@@ -739,8 +680,7 @@ impl Framing {
         let answered = self
             .in_flight
             .lock()
-            .is_ok_and(|in_flight| !in_flight.contains(id))
-            || self.answering.contains(id);
+            .is_ok_and(|in_flight| !in_flight.contains(id));
         if answered {
             tracing::debug!(%id, "ignoring the cancellation of a request already answered");
         }
@@ -837,27 +777,15 @@ impl Transport<RoleServer> for LineTransport {
         item: TxJsonRpcMessage<RoleServer>,
     ) -> impl std::future::Future<Output = Result<(), Self::Error>> + Send + 'static {
         let writer = Arc::clone(&self.writer);
-        // Written already, by the thread that ran the call (when the
-        // request's id may be in flight again, for a new request).
-        let skip = answered_already(&item);
         let answered = match &item {
             rmcp::model::JsonRpcMessage::Response(response) => Some(&response.id),
             rmcp::model::JsonRpcMessage::Error(error) => error.id.as_ref(),
             _ => None,
         };
-        if let Some(id) = answered {
-            if let (false, Ok(mut in_flight)) = (skip, self.in_flight.lock()) {
-                in_flight.remove(id);
-            }
-            // rmcp is done with the id: a request reusing it may go.
-            self.answering.remove(id);
+        if let (Some(id), Ok(mut in_flight)) = (answered, self.in_flight.lock()) {
+            in_flight.remove(id);
         }
-        async move {
-            if skip {
-                return Ok(());
-            }
-            write_line(&writer, &message_line(&item)?).await
-        }
+        async move { write_line(&writer, &message_line(&item)?).await }
     }
 
     async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleServer>> {
@@ -866,25 +794,8 @@ impl Transport<RoleServer> for LineTransport {
                 tracing::error!("cannot write to the client: {error}");
                 return None;
             }
-            if let Some(message) = self.held.take() {
-                let answering = Arc::clone(&self.answering);
-                let passed = answering.passed.notified();
-                if answering.holds(&message) {
-                    self.held = Some(message);
-                    passed.await;
-                    continue;
-                }
-                return Some(message);
-            }
             match self.next().await {
-                Inbound::Message(message) => {
-                    if self.answering.holds(&message) {
-                        self.held = Some(*message);
-                        continue;
-                    }
-                    return Some(*message);
-                }
-                Inbound::Started(message) => return Some(*message),
+                Inbound::Message(message) => return Some(*message),
                 Inbound::Reply(reply) => self.pending = Some(reply),
                 Inbound::End => return None,
             }
