@@ -159,7 +159,13 @@ pub(crate) struct Field<'a> {
 
 pub(crate) enum FieldKind {
     Arg(Box<Arg>),
-    Flatten(Type),
+    /// `#[command(flatten)]`: the struct's arguments at this level;
+    /// `optional` for `Option<T>` (clap gives `None` when none of `T`'s own
+    /// arguments is given).
+    Flatten {
+        inner: Type,
+        optional: bool,
+    },
     Subcommand {
         inner: Type,
         optional: bool,
@@ -365,6 +371,17 @@ pub(crate) struct Arg {
     /// The property name the positional/flag rule gives a positional
     /// argument named like a flag of its command (`parse::positional_names`).
     pub(crate) auto_name: Option<String>,
+    /// `default_value_if(...)` / `default_value_ifs(...)`, in order.
+    pub(crate) default_ifs: Vec<DefaultIfs>,
+}
+
+/// Defaults that depend on other arguments, as the user wrote them:
+/// evaluated through clap's own conversions when the table is built.
+pub(crate) enum DefaultIfs {
+    /// `default_value_if(arg, predicate, default)`.
+    One(Expr, Expr, Expr),
+    /// `default_value_ifs([(arg, predicate, default), ...])`.
+    Many(Expr),
 }
 
 impl Arg {
@@ -442,10 +459,27 @@ pub(crate) struct GroupDecl {
 pub(crate) struct Variant<'a> {
     pub(crate) ident: &'a Ident,
     pub(crate) name: String,
+    /// `#[command(name = EXPR)]` that is no literal: a `&'static str`
+    /// constant, in place of `name`.
+    pub(crate) name_expr: Option<Expr>,
     /// The `#[command(name = "...")]` literal, when the name is given.
     pub(crate) name_span: Option<Span>,
     pub(crate) layer: Layer,
     pub(crate) kind: VariantKind<'a>,
+}
+
+impl Variant<'_> {
+    /// The subcommand's name as generated code says it: the literal, or
+    /// the user's constant.
+    pub(crate) fn name_tokens(&self) -> proc_macro2::TokenStream {
+        match &self.name_expr {
+            Some(expr) => quote::quote!(#expr),
+            None => {
+                let name = &self.name;
+                quote::quote!(#name)
+            }
+        }
+    }
 }
 
 pub(crate) enum VariantKind<'a> {

@@ -102,7 +102,7 @@ pub mod __private {
         Arity, CommandLayer, CommandSpec, GroupSpec, ParamAction, ParamData, ParamRelations,
         ParamSpec, RelationData, ToolHints, ValueType,
     };
-    pub use crate::traits::{McpArgs, McpRoot, McpSubcommand};
+    pub use crate::traits::{ArgsOf, McpArgs, McpRoot, McpSubcommand, ViaClap};
     pub use std::borrow::Cow;
     pub use std::boxed::Box;
     pub use std::marker::PhantomData;
@@ -144,6 +144,27 @@ pub mod __private {
     }
 
     /// The name clap shows for a `ValueEnum` value (used for defaults).
+    /// A `default_value_if(arg, predicate, default)`, evaluated through
+    /// clap's own conversions.
+    pub fn default_if(
+        arg: impl Into<clap::Id>,
+        predicate: impl Into<clap::builder::ArgPredicate>,
+        default: impl clap::builder::IntoResettable<clap::builder::OsStr>,
+    ) -> crate::spec::DefaultIf {
+        let text = |s: &clap::builder::OsStr| s.to_string_lossy().into_owned();
+        crate::spec::DefaultIf {
+            arg: arg.into().to_string(),
+            equals: match predicate.into() {
+                clap::builder::ArgPredicate::IsPresent => None,
+                clap::builder::ArgPredicate::Equals(value) => Some(text(&value)),
+            },
+            default: match default.into_resettable() {
+                clap::builder::Resettable::Value(value) => Some(text(&value)),
+                clap::builder::Resettable::Reset => None,
+            },
+        }
+    }
+
     pub fn value_enum_name<T: clap::ValueEnum>(value: &T) -> String {
         value
             .to_possible_value()

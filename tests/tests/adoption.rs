@@ -770,3 +770,174 @@ fn conv_reads_its_options_from_the_environment_as_clap_does() {
     }
     conv_env(&[]);
 }
+
+// `forms`: the clap forms real CLIs use that the bridge first met in them
+// (`tests/src/adopt/forms.rs`).
+
+use tests::adopt::forms::{Bump, Forms, FormsCommand, Layout, Paging};
+
+#[test]
+fn forms_have_parity_and_agree_with_clap() {
+    let _env = env_lock();
+    assert_parity::<Forms>();
+    mcp_bridge::testing::assert_agrees_with_clap::<Forms>();
+}
+
+#[test]
+fn a_hand_written_args_struct_adopts_with_no_code() {
+    let _env = env_lock();
+    // Its arguments, read from what its `augment_args` adds.
+    let show = schema::<Forms>("forms_show");
+    let properties = &show["properties"];
+    assert_eq!(properties["no-pager"]["type"], "boolean");
+    assert_eq!(properties["verbose"]["type"], "integer");
+    assert_eq!(properties["exec"]["type"], "array");
+    assert!(
+        properties["pager"]["description"]
+            .as_str()
+            .is_some_and(|d| d.contains("The pager to use") && d.contains("[env: FORMS_PAGER]")),
+        "{show}"
+    );
+    // Its value, built by clap from the call's properties.
+    let built = same::<Forms>(
+        "forms_show",
+        json!({"file": "a.txt", "pager": "less", "exec": ["wc", "-l"], "verbose": 2}),
+        &[
+            "forms", "show", "a.txt", "--pager", "less", "-vv", "-x", "wc", "-l", ";",
+        ],
+    );
+    let FormsCommand::Show { paging, .. } = built.command else {
+        panic!("{built:?}")
+    };
+    assert_eq!(
+        paging,
+        Paging {
+            no_pager: false,
+            pager: Some("less".into()),
+            exec: Some(vec!["wc".into(), "-l".into()]),
+            verbose: 2
+        }
+    );
+    // What clap refuses, it refuses, naming the property.
+    both_refuse::<Forms>(
+        "forms_show",
+        json!({"file": "a.txt", "pager": "less", "no-pager": true}),
+        &["forms", "show", "a.txt", "--pager", "less", "--no-pager"],
+        "pager",
+        "cannot be used with",
+    );
+}
+
+#[test]
+fn boxed_and_optional_flattened_structs_build_as_clap_builds_them() {
+    let _env = env_lock();
+    same::<Forms>(
+        "forms_run",
+        json!({"target": "x", "jobs": 3, "only": ["a", "b"]}),
+        &["forms", "run", "x", "-j", "3", "--only", "a", "--only", "b"],
+    );
+    // None when none of the struct's own arguments is given.
+    let none = same::<Forms>(
+        "forms_scope",
+        json!({"all": true}),
+        &["forms", "scope", "--all"],
+    );
+    assert!(matches!(
+        none.command,
+        FormsCommand::Scope { scope: None, .. }
+    ));
+    let some = same::<Forms>(
+        "forms_scope",
+        json!({"lang": "rust"}),
+        &["forms", "scope", "--lang", "rust"],
+    );
+    assert!(matches!(
+        some.command,
+        FormsCommand::Scope { scope: Some(_), .. }
+    ));
+}
+
+#[test]
+fn bare_keys_and_parsers_mean_what_they_mean_to_clap() {
+    let _env = env_lock();
+    // Bare `action`: the type's default; bare `long_help`: the doc comment.
+    let bump = schema::<Forms>("forms_bump");
+    assert_eq!(bump["properties"]["quiet"]["type"], "boolean");
+    assert_eq!(
+        bump["properties"]["layout"]["description"],
+        "Where the layout is read from. A second line of the same paragraph."
+    );
+    // `value_enum` next to a parser of another type: the parser wins.
+    let built = same::<Forms>(
+        "forms_bump",
+        json!({"bump": "minor", "quiet": true}),
+        &["forms", "bump", "--bump", "minor", "--quiet"],
+    );
+    let FormsCommand::Bump { bump, layout, .. } = built.command else {
+        panic!()
+    };
+    assert_eq!(bump, Some(Bump::Specific("minor".into())));
+    // A type clap makes `From<&str>`.
+    assert_eq!(layout, Layout("GRID".into()));
+    same::<Forms>(
+        "forms_part",
+        json!({"part": "major"}),
+        &["forms", "part", "--part", "major"],
+    );
+    // A constant subcommand name; `#[structopt]` attributes.
+    assert!(build::<Forms>("forms_legacy", &json!({"name": "n"})).is_ok());
+    let names = tool_names::<Forms>();
+    assert!(!names.iter().any(|n| n.contains("helper")), "{names:?}");
+}
+
+#[test]
+fn defaults_that_depend_on_other_arguments_follow_them() {
+    let _env = env_lock();
+    let dump = |args: Value, argv: &[&str]| {
+        let built = same::<Forms>("forms_dump", args, argv);
+        let FormsCommand::Dump {
+            color,
+            border,
+            mode,
+            ..
+        } = built.command
+        else {
+            panic!()
+        };
+        assert_eq!(mode, "flag");
+        (color, border)
+    };
+    assert_eq!(
+        dump(json!({}), &["forms", "dump"]),
+        ("always".into(), "ascii".into())
+    );
+    assert_eq!(
+        dump(json!({"plain": true}), &["forms", "dump", "--plain"]),
+        ("never".into(), "none".into())
+    );
+    assert_eq!(
+        dump(
+            json!({"color": "never"}),
+            &["forms", "dump", "--color", "never"]
+        ),
+        ("never".into(), "thick".into())
+    );
+    assert_eq!(
+        dump(
+            json!({"plain": true, "color": "auto"}),
+            &["forms", "dump", "--plain", "--color", "auto"]
+        ),
+        ("auto".into(), "none".into())
+    );
+    let schema = schema::<Forms>("forms_dump");
+    assert!(
+        schema["properties"]["color"]["description"]
+            .as_str()
+            .is_some_and(|d| d.contains(r#"(default: "never" when `plain` is true)"#)),
+        "{schema}"
+    );
+    // What a call giving nothing gets: `plain`'s own default is there
+    // before `mode`'s, so `IsPresent` holds.
+    assert_eq!(schema["properties"]["mode"]["default"], "flag");
+    assert_eq!(schema["properties"]["color"]["default"], "always");
+}

@@ -1,15 +1,11 @@
+// A type neither clap nor mcp-bridge can read from text (no parser, no
+// `FromStr`, `From<&str>`, `ValueEnum`...): clap refuses it, and so does
+// McpTool, saying what to give it.
 use clap::Parser;
 use mcp_bridge::McpTool;
 
-/// clap reads it through `From<&str>`; MCP has no conversion for it.
 #[derive(Clone)]
 struct Label(String);
-
-impl From<&str> for Label {
-    fn from(text: &str) -> Self {
-        Label(text.to_owned())
-    }
-}
 
 #[derive(Parser, McpTool)]
 #[command(name = "tag")]

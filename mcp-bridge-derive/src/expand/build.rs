@@ -48,7 +48,7 @@ pub(super) fn enum_build(
             }
             VariantKind::Args(ty) => {
                 arms.push(quote! {
-                    #p::Some(#index) => #p::Ok(Self::#vident(<#ty as #p::McpArgs>::mcp_build(__ctx)?)),
+                    #p::Some(#index) => #p::Ok(Self::#vident(#p::ArgsOf::<#ty>::mcp_build(__ctx)?)),
                 });
             }
         }
@@ -65,13 +65,38 @@ pub(super) fn enum_build(
     }
 }
 
+/// The properties of a struct's own arguments (not those of structs it
+/// flattens): clap's group for the struct, which says whether an
+/// `Option<Self>` flattened elsewhere is `Some`.
+pub(super) fn struct_given(fields: &[Field<'_>]) -> Vec<String> {
+    fields
+        .iter()
+        .filter_map(|field| match &field.kind {
+            FieldKind::Arg(arg) if !arg.inert() => Some(arg.property()),
+            _ => None,
+        })
+        .collect()
+}
+
 fn construct_fields(p: &Private, fields: &[Field<'_>], path: TokenStream) -> TokenStream {
     let inits = fields.iter().map(|field| {
         let member = &field.member;
         let ty = &field.original.ty;
         let value = match &field.kind {
             FieldKind::Arg(arg) => build_arg(p, arg),
-            FieldKind::Flatten(ty) => quote!(<#ty as #p::McpArgs>::mcp_build(__ctx)?),
+            FieldKind::Flatten {
+                inner,
+                optional: false,
+            } => quote!(#p::ArgsOf::<#inner>::mcp_build(__ctx)?),
+            FieldKind::Flatten {
+                inner,
+                optional: true,
+            } => quote! {
+                match #p::ArgsOf::<#inner>::mcp_given(__ctx) {
+                    true => #p::Some(#p::ArgsOf::<#inner>::mcp_build(__ctx)?),
+                    false => #p::None,
+                }
+            },
             FieldKind::Subcommand {
                 inner,
                 optional: false,
@@ -116,6 +141,15 @@ fn build_from_global(p: &Private, arg: &Arg) -> TokenStream {
 /// Defaults behind `env = "NAME"`: the variable, when set, comes first,
 /// split on the `value_delimiter` as clap splits it.
 fn with_env(p: &Private, arg: &Arg, defaults: TokenStream) -> TokenStream {
+    // Defaults that depend on other arguments come before the plain one;
+    // the variable before both, as in clap.
+    let defaults = match arg.default_ifs.is_empty() {
+        true => defaults,
+        false => {
+            let name = arg.property();
+            quote!(__ctx.conditional_texts(#name, || #defaults))
+        }
+    };
     let Some(name) = &arg.env else {
         return defaults;
     };
@@ -188,7 +222,7 @@ fn build_value(p: &Private, arg: &Arg) -> TokenStream {
     let defaults = texts_fn(
         p,
         with_env(p, arg, default_texts(p, arg)),
-        arg.env.is_none() && !arg.default.is_some(),
+        arg.env.is_none() && !arg.default.is_some() && arg.default_ifs.is_empty(),
     );
     let missing = texts_fn(p, missing_texts(p, arg), arg.default_missing.is_none());
     let nullable = arg.value_optional;

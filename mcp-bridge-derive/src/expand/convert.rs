@@ -107,8 +107,11 @@ fn auto_converter(p: &Private, ty: &Type) -> TokenStream {
     quote_spanned! {ty.span()=>
         {
             #[allow(unused_imports)]
-            use #p::convert::auto::{ViaFactory as _, ViaFromStr as _, ViaFromString as _, ViaNothing as _, ViaValueEnum as _};
-            (&&&&#p::convert::auto::Probe::<#ty>(#p::PhantomData)).converter()
+            use #p::convert::auto::{
+                ViaFactory as _, ViaFromOsStr as _, ViaFromOsString as _, ViaFromStr as _,
+                ViaFromStrRef as _, ViaFromString as _, ViaNothing as _, ViaValueEnum as _,
+            };
+            (&&&&&&&#p::convert::auto::Probe::<#ty>(#p::PhantomData)).converter()
         }
     }
 }

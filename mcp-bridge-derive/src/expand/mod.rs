@@ -16,7 +16,9 @@ mod tree;
 use proc_macro2::{Group, Span, TokenStream, TokenTree};
 use quote::{quote, ToTokens};
 
-use crate::model::{BoolValue, CharValue, Container, Field, Input, Variant};
+use crate::model::{
+    BoolValue, CharValue, Container, Field, FieldKind, Input, Variant, VariantKind,
+};
 
 pub(crate) use self::fallback::fallback;
 
@@ -92,6 +94,14 @@ pub(crate) fn expand(input: &Input<'_>) -> TokenStream {
         Input::Struct(container, fields) => expand_struct(&p, container, fields),
         Input::Enum(container, variants) => expand_enum(&p, container, variants),
     };
+    // A flattened struct (or a variant's payload) with no `McpArgs` is
+    // read through clap (`ArgsOf`): its trait is needed where one is.
+    let via_clap = reaches_args(input).then(|| {
+        quote! {
+            #[allow(unused_imports)]
+            use #p::ViaClap as _;
+        }
+    });
     quote! {
         #[doc(hidden)]
         #[allow(
@@ -103,8 +113,26 @@ pub(crate) fn expand(input: &Input<'_>) -> TokenStream {
             clippy::nursery,
         )]
         const _: () = {
+            #via_clap
             #body
         };
+    }
+}
+
+/// Whether the item flattens a struct or holds one in a variant.
+fn reaches_args(input: &Input<'_>) -> bool {
+    let flattens = |fields: &[Field<'_>]| {
+        fields
+            .iter()
+            .any(|f| matches!(f.kind, FieldKind::Flatten { .. }))
+    };
+    match input {
+        Input::Struct(_, fields) => flattens(fields),
+        Input::Enum(_, variants) => variants.iter().any(|v| match &v.kind {
+            VariantKind::Args(_) => true,
+            VariantKind::Named(fields) => flattens(fields),
+            _ => false,
+        }),
     }
 }
 
@@ -113,6 +141,7 @@ fn expand_struct(p: &Private, container: &Container<'_>, fields: &[Field<'_>]) -
     let (impl_generics, ty_generics, where_clause) = container.generics.split_for_impl();
     let augment = spec::struct_augment(p, container, fields);
     let build = build::struct_build(p, fields);
+    let given = build::struct_given(fields);
     let root_name = root_name(container);
     let tree = tree::for_struct(p, container, fields);
     let (tree_node, tree_check) = (tree.node, tree.check);
@@ -127,6 +156,10 @@ fn expand_struct(p: &Private, container: &Container<'_>, fields: &[Field<'_>]) -
 
             fn mcp_build(__ctx: &mut #p::BuildCtx<'_>) -> #p::Result<Self, #p::ArgError> {
                 #build
+            }
+
+            fn mcp_given(__ctx: &#p::BuildCtx<'_>) -> bool {
+                __ctx.any_given(&[#(#given),*])
             }
         }
 

@@ -9,8 +9,8 @@ use super::arg::{arity_tokens, default_texts};
 use super::convert::{converter, value_type_of};
 use super::{delimiter_tokens, Private};
 use crate::model::{
-    Action, Arg, ArgRelations, Container, DefaultValue, Field, FieldKind, GroupDecl, Layer,
-    NumArgs, Shape, Spanned, TaskMode, Text, ValueKind, Variant, VariantKind,
+    Action, Arg, ArgRelations, Container, DefaultIfs, DefaultValue, Field, FieldKind, GroupDecl,
+    Layer, NumArgs, Shape, Spanned, TaskMode, Text, ValueKind, Variant, VariantKind,
 };
 
 /// The body of a struct's `mcp_augment(__cmd)`.
@@ -23,7 +23,7 @@ pub(super) fn struct_augment(
     // clap leaves a struct's own group empty when it flattens others.
     let has_flatten = fields
         .iter()
-        .any(|f| matches!(f.kind, FieldKind::Flatten(_)));
+        .any(|f| matches!(f.kind, FieldKind::Flatten { .. }));
     augment.extend(group_specs(
         p,
         &quote!(__cmd),
@@ -52,7 +52,7 @@ pub(super) fn enum_augment(
     let mut augments = Vec::new();
     for (index, variant) in variants.iter().enumerate() {
         let index = index as u32;
-        let name = &variant.name;
+        let name = variant.name_tokens();
         let vlayer = layer_tokens(p, &variant.layer);
         match &variant.kind {
             VariantKind::NotATool => continue,
@@ -66,7 +66,13 @@ pub(super) fn enum_augment(
                 }});
             }
             VariantKind::Unit => {
-                augments.push(subcommand_node(p, name, index, TokenStream::new(), &vlayer));
+                augments.push(subcommand_node(
+                    p,
+                    &name,
+                    index,
+                    TokenStream::new(),
+                    &vlayer,
+                ));
             }
             VariantKind::Named(fields) => {
                 let mut augment = augment_fields(p, fields, quote!((&mut __sub)));
@@ -77,18 +83,18 @@ pub(super) fn enum_augment(
                     &arg_groups(fields),
                     false,
                 ));
-                augments.push(subcommand_node(p, name, index, augment, &vlayer));
+                augments.push(subcommand_node(p, &name, index, augment, &vlayer));
             }
             VariantKind::Args(ty) => {
-                let augment = quote!(<#ty as #p::McpArgs>::mcp_augment(&mut __sub););
-                augments.push(subcommand_node(p, name, index, augment, &vlayer));
+                let augment = quote!(#p::ArgsOf::<#ty>::mcp_augment(&mut __sub););
+                augments.push(subcommand_node(p, &name, index, augment, &vlayer));
             }
             VariantKind::Subcommand(ty) => {
                 let augment = quote! {
                     __sub.subcommand_required = true;
                     <#ty as #p::McpSubcommand>::mcp_augment_subcommands(&mut __sub);
                 };
-                augments.push(subcommand_node(p, name, index, augment, &vlayer));
+                augments.push(subcommand_node(p, &name, index, augment, &vlayer));
             }
         }
     }
@@ -112,7 +118,7 @@ fn arg_groups(fields: &[Field<'_>]) -> Vec<(String, Vec<String>)> {
 
 fn subcommand_node(
     p: &Private,
-    name: &str,
+    name: &TokenStream,
     index: u32,
     augment: TokenStream,
     layer: &TokenStream,
@@ -271,7 +277,7 @@ fn augment_fields(p: &Private, fields: &[Field<'_>], cmd: TokenStream) -> TokenS
             let spec = param_spec(p, arg);
             quote!(#cmd.params.push(#spec);)
         }
-        FieldKind::Flatten(ty) => quote!(<#ty as #p::McpArgs>::mcp_augment(&mut *#cmd);),
+        FieldKind::Flatten { inner, .. } => quote!(#p::ArgsOf::<#inner>::mcp_augment(&mut *#cmd);),
         FieldKind::Subcommand { inner, optional } => {
             let required = !optional;
             quote! {
@@ -413,6 +419,16 @@ fn param_spec(p: &Private, arg: &Arg) -> TokenStream {
         let header = &header.value;
         quote!(#header)
     }));
+    let default_ifs = arg.default_ifs.iter().map(|rule| match rule {
+        DefaultIfs::One(other, predicate, default) => {
+            quote!(.default_if(#p::default_if(#other, #predicate, #default)))
+        }
+        DefaultIfs::Many(list) => quote! {
+            .default_ifs(::core::iter::IntoIterator::into_iter(#list).map(
+                |(__arg, __predicate, __default)| #p::default_if(__arg, __predicate, __default),
+            ))
+        },
+    });
     let arity_after = (arg.multiple() && computed_arity).then(|| {
         let arity = arity_tokens(p, arg);
         quote!(.arity(#arity))
@@ -446,7 +462,7 @@ fn param_spec(p: &Private, arg: &Arg) -> TokenStream {
             #description,
             #computed_defaults,
             #delimiter,
-        )#arity_after
+        )#arity_after #(#default_ifs)*
     }
 }
 

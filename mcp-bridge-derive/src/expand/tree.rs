@@ -141,7 +141,7 @@ pub(super) fn for_enum(
                 quote!(#tree::VariantKind::Fields(&[#(#items),*]))
             }
             VariantKind::Args(ty) => {
-                quote!(#tree::VariantKind::Args(<#ty as #p::McpArgs>::MCP_NODE))
+                quote!(#tree::VariantKind::Args(#p::ArgsOf::<#ty>::MCP_NODE))
             }
             VariantKind::Subcommand(ty) => {
                 quote!(#tree::VariantKind::Subcommand(<#ty as #p::McpSubcommand>::MCP_NODE))
@@ -150,7 +150,7 @@ pub(super) fn for_enum(
                 quote!(#tree::VariantKind::Flatten(<#ty as #p::McpSubcommand>::MCP_NODE))
             }
         };
-        let name = &variant.name;
+        let name = variant.name_tokens();
         let origin = format!("`{ident}::{vident}`");
         let layer = layer(p, &variant.layer);
         nodes.push(quote! {
@@ -275,10 +275,10 @@ fn items(p: &Private, fields: &[Field<'_>], owner: &str, sites: &mut Sites) -> V
                     })
                 });
             }
-            FieldKind::Flatten(ty) => {
+            FieldKind::Flatten { inner, .. } => {
                 let site = sites.add(span);
                 out.push(quote! {
-                    #tree::Item::Flatten { site: #site, node: <#ty as #p::McpArgs>::MCP_NODE }
+                    #tree::Item::Flatten { site: #site, node: #p::ArgsOf::<#inner>::MCP_NODE }
                 });
             }
             FieldKind::Subcommand { inner, optional } => {

@@ -11,8 +11,8 @@ use super::naming::{unraw, Casing};
 use super::{option_text, relations, ty};
 use crate::ctxt::Ctxt;
 use crate::model::{
-    Action, Arg, BoolValue, CharValue, DefaultValue, Direct, DirectValue, NumArgs, Shape, Text,
-    ValueKind,
+    Action, Arg, BoolValue, CharValue, DefaultIfs, DefaultValue, Direct, DirectValue, NumArgs,
+    Shape, Text, ValueKind,
 };
 
 pub(super) fn arg(
@@ -45,6 +45,7 @@ pub(super) fn arg(
     let mut num_args = None;
     let mut aliases = Vec::new();
     let mut short_aliases = Vec::new();
+    let mut default_ifs = Vec::new();
 
     for item in items.iter().filter(|i| i.kind == ClapAttrKind::Arg) {
         let key = item.key.to_string();
@@ -80,9 +81,11 @@ pub(super) fn arg(
                     None => casing.apply_char(&id),
                 };
             }
-            keys::ACTION => match item.expr().and_then(action_of) {
-                Some(known) => action = Some(known),
-                None => cx.error_at(
+            keys::ACTION => match item.expr().map(action_of) {
+                // A bare `action`: the type's default action, as without it.
+                None => {}
+                Some(Some(known)) => action = Some(known),
+                Some(None) => cx.error_at(
                     item.expr().map_or(&item.key as &dyn quote::ToTokens, |e| e as &dyn quote::ToTokens),
                     "mcp-bridge reads `action` as a path to one of clap's `ArgAction` variants \
                      (`ArgAction::Count`, `clap::ArgAction::SetTrue`, ...): the JSON type of the \
@@ -180,14 +183,21 @@ pub(super) fn arg(
                     ),
                 ),
             },
-            keys::DEFAULT_VALUE_IF | keys::DEFAULT_VALUE_IFS => cx.error_at(
-                &item.key,
-                format!(
-                    "`{}` is not supported by mcp-bridge yet: the default would depend on other arguments, \
-                     which MCP calls could not mirror; use a plain default",
-                    item.key
-                ),
-            ),
+            // Malformed, clap's own call reports it.
+            keys::DEFAULT_VALUE_IF => {
+                if let Some([arg, predicate, default]) = item.call_args().as_deref() {
+                    default_ifs.push(DefaultIfs::One(
+                        arg.clone(),
+                        predicate.clone(),
+                        default.clone(),
+                    ));
+                }
+            }
+            keys::DEFAULT_VALUE_IFS => {
+                if let Some(expr) = item.expr() {
+                    default_ifs.push(DefaultIfs::Many(expr.clone()));
+                }
+            }
             _ => {}
         }
     }
@@ -222,7 +232,12 @@ pub(super) fn arg(
     };
 
     let verbatim = attr::has(items, keys::VERBATIM_DOC_COMMENT);
-    let doc = doc_help(&field.attrs, verbatim);
+    // A bare `long_help`: the doc comment is the long help, even of one
+    // paragraph.
+    let force_long = items
+        .iter()
+        .any(|i| i.kind == ClapAttrKind::Arg && i.is(keys::LONG_HELP) && i.expr().is_none());
+    let doc = doc_help(&field.attrs, verbatim, force_long);
     let help = help.unwrap_or_else(|| doc.short.map(Text::Lit));
     let long_help = long_help.unwrap_or_else(|| doc.long.map(Text::Lit));
 
@@ -263,6 +278,7 @@ pub(super) fn arg(
         short_aliases,
         direct: None,
         auto_name: None,
+        default_ifs,
     };
     if arg.mcp.json.is_some() {
         // Offered as JSON, deserialized by serde: whatever parser the CLI
@@ -351,7 +367,11 @@ fn value_kind(
     value_enum: bool,
 ) -> ValueKind {
     // `value_parser!(T)` is what clap uses when no parser is given: the
-    // converter is chosen by type, as without it.
+    // converter is chosen by type, as without it. Written out, it wins
+    // over `value_enum` (which only picks the parser clap would use
+    // otherwise), so `T` need not be a `ValueEnum`.
+    let explicit_default = parser.as_ref().is_some_and(is_default_parser);
+    let value_enum = value_enum && !explicit_default;
     let parser = parser.filter(|parser| !is_default_parser(parser));
     // `ValueParser::new(f)` parses with `f`.
     let parser = parser.map(unwrap_value_parser_new);

@@ -20,6 +20,9 @@ pub(crate) mod names {
     /// clap 3's attribute, which clap 4 still reads: `arg` on a field,
     /// `command` elsewhere (see `clap_items`).
     pub(crate) const CLAP: &str = "clap";
+    /// structopt's attribute, which clap 4's `Parser` derive still reads,
+    /// as `clap`.
+    pub(crate) const STRUCTOPT: &str = "structopt";
     pub(crate) const GROUP: &str = "group";
     pub(crate) const VALUE: &str = "value";
     pub(crate) const MCP: &str = "mcp";
@@ -258,6 +261,19 @@ impl ClapItem {
         }
     }
 
+    /// The arguments of `key(a, b, c)`, as expressions.
+    pub(crate) fn call_args(&self) -> Option<Vec<Expr>> {
+        match &self.value {
+            ClapValue::Call(tokens, _) => {
+                let parser = Punctuated::<Expr, Token![,]>::parse_terminated;
+                syn::parse::Parser::parse2(parser, tokens.clone())
+                    .ok()
+                    .map(|args| args.into_iter().collect())
+            }
+            _ => None,
+        }
+    }
+
     pub(crate) fn lit_char(&self) -> Option<char> {
         match self.expr() {
             Some(Expr::Lit(syn::ExprLit {
@@ -292,18 +308,20 @@ impl Parse for ClapItem {
     }
 }
 
-/// All clap items of an item's attributes, in order. `#[clap(...)]`,
-/// which clap 4 still reads, means `#[arg]` on a field and `#[command]`
-/// on a struct, an enum or a variant (`on_field`).
+/// All clap items of an item's attributes, in order. `#[clap(...)]` (and
+/// structopt's `#[structopt(...)]`), which clap 4 still reads, means
+/// `#[arg]` on a field and `#[command]` on a struct, an enum or a variant
+/// (`on_field`).
 pub(crate) fn clap_items(attrs: &[Attribute], on_field: bool) -> Vec<ClapItem> {
     let mut items = Vec::new();
     for attr in attrs {
         let path = attr.path();
+        let clap = path.is_ident(names::CLAP) || path.is_ident(names::STRUCTOPT);
         let kind = if path.is_ident(names::COMMAND) {
             ClapAttrKind::Command
-        } else if path.is_ident(names::ARG) || (on_field && path.is_ident(names::CLAP)) {
+        } else if path.is_ident(names::ARG) || (on_field && clap) {
             ClapAttrKind::Arg
-        } else if path.is_ident(names::CLAP) {
+        } else if clap {
             ClapAttrKind::Command
         } else if path.is_ident(names::GROUP) {
             ClapAttrKind::Group

@@ -43,7 +43,10 @@ fn doc_lines(attrs: &[Attribute]) -> Vec<String> {
     lines
 }
 
-pub(crate) fn doc_help(attrs: &[Attribute], verbatim: bool) -> DocHelp {
+/// The help texts of the doc comment in `attrs`. With `force_long` (a bare
+/// `long_help` or `long_about`), a one-paragraph comment is the long help
+/// too, as clap's derive makes it (the period kept there).
+pub(crate) fn doc_help(attrs: &[Attribute], verbatim: bool, force_long: bool) -> DocHelp {
     let lines = doc_lines(attrs);
     if lines.is_empty() {
         return DocHelp::default();
@@ -51,7 +54,11 @@ pub(crate) fn doc_help(attrs: &[Attribute], verbatim: bool) -> DocHelp {
     let (short, long) = if verbatim {
         match lines.iter().position(|s| is_blank(s)) {
             Some(first_blank) => (lines[..first_blank].join("\n"), Some(lines.join("\n"))),
-            None => (lines.join("\n"), None),
+            None => {
+                let short = lines.join("\n");
+                let long = force_long.then(|| short.clone());
+                (short, long)
+            }
         }
     } else if lines.iter().any(|s| is_blank(s)) {
         let paragraphs = split_paragraphs(&lines);
@@ -60,7 +67,9 @@ pub(crate) fn doc_help(attrs: &[Attribute], verbatim: bool) -> DocHelp {
             Some(paragraphs.join("\n\n")),
         )
     } else {
-        (remove_period(merge_lines(&lines)), None)
+        let short = merge_lines(&lines);
+        let long = force_long.then(|| short.clone());
+        (remove_period(short), long)
     };
     DocHelp {
         short: Some(short),

@@ -70,7 +70,12 @@ fn casing_of(cx: &Ctxt, items: &[ClapItem]) -> Option<Casing> {
 
 fn layer(cx: &Ctxt, attrs: &[syn::Attribute], items: &[ClapItem], place: McpPlace) -> Layer {
     let verbatim = attr::has(items, keys::VERBATIM_DOC_COMMENT);
-    let doc = doc_help(attrs, verbatim);
+    // A bare `long_about`: the doc comment is the long help, even of one
+    // paragraph.
+    let force_long = items
+        .iter()
+        .any(|i| i.kind == ClapAttrKind::Command && i.is(keys::LONG_ABOUT) && i.expr().is_none());
+    let doc = doc_help(attrs, verbatim, force_long);
     let mut layer = Layer {
         mcp: attr::mcp_attrs(cx, attrs, place),
         ..Layer::default()
@@ -197,7 +202,11 @@ fn field_kind(cx: &Ctxt, field: &syn::Field, casing: Casing) -> Option<FieldKind
             }
             keys::FLATTEN => {
                 reject_mcp_on_nesting(cx, field, McpPlace::NestingField);
-                return Some(FieldKind::Flatten(field.ty.clone()));
+                let (inner, optional) = match ty::option_inner(&field.ty) {
+                    Some(inner) => (inner.clone(), true),
+                    None => (field.ty.clone(), false),
+                };
+                return Some(FieldKind::Flatten { inner, optional });
             }
             keys::SUBCOMMAND => {
                 reject_mcp_on_nesting(cx, field, McpPlace::NestingField);
@@ -234,14 +243,11 @@ fn variant<'a>(cx: &Ctxt, variant: &'a syn::Variant, casing: Casing) -> Variant<
     let items = attr::clap_items(&variant.attrs, false);
     let inner_casing = casing_of(cx, &items).unwrap_or(casing);
     let name_item = attr::last(&items, keys::NAME).filter(|i| i.kind == ClapAttrKind::Command);
-    if let Some(expr) = name_item.and_then(|item| item.expr().filter(|_| item.lit_str().is_none()))
-    {
-        cx.error_at(
-            expr,
-            "mcp-bridge reads a subcommand's `name` only as a string literal: tool names are \
-             checked at compile time; write the name out",
-        );
-    }
+    // A name that is no literal (`name = SOME_CONST`) is a `&'static str`
+    // constant, evaluated where the compile-time tree check needs it.
+    let name_expr = name_item
+        .and_then(|item| item.expr().filter(|_| item.lit_str().is_none()))
+        .cloned();
     let name = name_item
         .and_then(ClapItem::lit_str)
         // A variant's own `rename_all` also cases its name, as in clap.
@@ -304,8 +310,8 @@ fn variant<'a>(cx: &Ctxt, variant: &'a syn::Variant, casing: Casing) -> Variant<
     Variant {
         ident: &variant.ident,
         name,
+        name_expr,
         name_span: attr::last(&items, keys::NAME)
-            .filter(|item| item.lit_str().is_some())
             .and_then(ClapItem::expr)
             .map(|expr| expr.span()),
         layer,

@@ -1,8 +1,9 @@
 //! Picks a converter for a type the derive cannot classify by name, in
 //! the order clap's `value_parser!` does: `ValueEnum`, a
-//! `ValueParserFactory` with a typed parser, `From<String>`, `FromStr`.
+//! `ValueParserFactory` with a typed parser, `From<OsString>`,
+//! `From<&OsStr>`, `From<String>`, `From<&str>`, `FromStr`.
 //!
-//! Autoref specialisation: generated code calls `(&&&&Probe::<T>).converter()`
+//! Autoref specialisation: generated code calls `(&&&&&&&Probe::<T>).converter()`
 //! with every `Via*` trait in scope, and method lookup takes the first
 //! impl that applies. Generated code only.
 
@@ -14,7 +15,7 @@ use std::str::FromStr;
 use clap::builder::TypedValueParser;
 use clap::ValueEnum;
 
-use super::convert::{ClapParser, Enum, ErasedParser, McpValue, Parse, Text};
+use super::convert::{ClapParser, Enum, ErasedParser, FromText, McpValue, Parse, Text};
 use crate::spec::ValueType;
 
 pub struct Probe<T>(pub PhantomData<fn() -> T>);
@@ -23,7 +24,7 @@ pub trait ViaValueEnum {
     type Converter;
     fn converter(&self) -> Self::Converter;
 }
-impl<T: ValueEnum> ViaValueEnum for &&&&Probe<T> {
+impl<T: ValueEnum> ViaValueEnum for &&&&&&&Probe<T> {
     type Converter = Enum<T>;
     fn converter(&self) -> Enum<T> {
         Enum::new(false)
@@ -34,7 +35,7 @@ pub trait ViaFactory {
     type Converter;
     fn converter(&self) -> Self::Converter;
 }
-impl<T> ViaFactory for &&&Probe<T>
+impl<T> ViaFactory for &&&&&&Probe<T>
 where
     T: clap::builder::ValueParserFactory,
     T::Parser: TypedValueParser<Value = T>,
@@ -45,14 +46,53 @@ where
     }
 }
 
+pub trait ViaFromOsString {
+    type Converter;
+    fn converter(&self) -> Self::Converter;
+}
+impl<T: From<std::ffi::OsString>> ViaFromOsString for &&&&&Probe<T> {
+    type Converter = FromText<T>;
+    fn converter(&self) -> FromText<T> {
+        FromText::new(|text| T::from(std::ffi::OsString::from(text)))
+    }
+}
+
+pub trait ViaFromOsStr {
+    type Converter;
+    fn converter(&self) -> Self::Converter;
+}
+impl<T> ViaFromOsStr for &&&&Probe<T>
+where
+    T: for<'a> From<&'a std::ffi::OsStr>,
+{
+    type Converter = FromText<T>;
+    fn converter(&self) -> FromText<T> {
+        FromText::new(|text| T::from(std::ffi::OsStr::new(text)))
+    }
+}
+
 pub trait ViaFromString {
     type Converter;
     fn converter(&self) -> Self::Converter;
 }
-impl<T: From<String>> ViaFromString for &&Probe<T> {
+impl<T: From<String>> ViaFromString for &&&Probe<T> {
     type Converter = Text<T>;
     fn converter(&self) -> Text<T> {
         Text::new()
+    }
+}
+
+pub trait ViaFromStrRef {
+    type Converter;
+    fn converter(&self) -> Self::Converter;
+}
+impl<T> ViaFromStrRef for &&Probe<T>
+where
+    T: for<'a> From<&'a str>,
+{
+    type Converter = FromText<T>;
+    fn converter(&self) -> FromText<T> {
+        FromText::new(|text| T::from(text))
     }
 }
 

@@ -179,6 +179,30 @@ impl<T: From<String>> Converter for Text<T> {
     }
 }
 
+/// A type clap's `value_parser!` makes from the text by a `From` impl
+/// (`From<OsString>`, `From<&OsStr>` or `From<&str>`): any string.
+pub struct FromText<T>(fn(&str) -> T);
+
+impl<T> FromText<T> {
+    /// A converter making `T` with `from`.
+    pub fn new(from: fn(&str) -> T) -> Self {
+        Self(from)
+    }
+}
+
+impl<T> Converter for FromText<T> {
+    type Output = T;
+    fn value_type(&self) -> ValueType {
+        ValueType::string()
+    }
+    fn convert_json(&self, value: &Value) -> Result<T, ValueProblem> {
+        expect_str(value, || "a string".into()).and_then(|s| self.convert_text(s))
+    }
+    fn convert_text(&self, text: &str) -> Result<T, ValueProblem> {
+        Ok((self.0)(text))
+    }
+}
+
 /// Paths: like clap's `PathBuf` parser, an empty path is refused.
 #[derive(Debug, Default)]
 pub struct Path;

@@ -44,6 +44,27 @@ pub fn env_texts(
     }
 }
 
+/// Whether a value makes clap see the argument at all: `false` for a
+/// switch, 0 for a count and `[]` are no argument on a command line.
+pub(crate) fn is_given(value: &Value) -> bool {
+    match value {
+        Value::Bool(b) => *b,
+        Value::Array(items) => !items.is_empty(),
+        Value::Number(n) => n.as_f64() != Some(0.0),
+        _ => true,
+    }
+}
+
+/// The text clap reads for a JSON scalar.
+pub(crate) fn scalar_text(value: &Value) -> Option<String> {
+    match value {
+        Value::String(text) => Some(text.clone()),
+        Value::Bool(b) => Some(b.to_string()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    }
+}
+
 fn first(texts: Texts<'_>) -> Option<Cow<'static, str>> {
     texts().and_then(|texts| texts.into_iter().next())
 }
@@ -153,6 +174,108 @@ impl<'a> BuildCtx<'a> {
 
     fn get(&self, name: &str) -> Option<&'a Value> {
         self.args.get(name)
+    }
+
+    /// The value the call gives the argument of the level being built
+    /// read from property `name`, as it is.
+    pub(crate) fn given(&self, name: &str) -> Option<&'a Value> {
+        self.get(self.property(name))
+    }
+
+    /// The default of the argument read from property `name`: the first
+    /// of its `default_value_if`s whose condition the call meets (clap's
+    /// order), or `otherwise` (its plain default).
+    #[doc(hidden)]
+    pub fn conditional_texts(
+        &self,
+        name: &str,
+        otherwise: impl FnOnce() -> DefaultTexts,
+    ) -> DefaultTexts {
+        let property = self.property(name);
+        let Some(param) = self.tool.params.iter().find(|p| p.name == property) else {
+            return otherwise();
+        };
+        for rule in &param.default_ifs {
+            if self.meets(rule, param) {
+                return rule
+                    .default
+                    .as_ref()
+                    .map(|text| vec![Cow::Owned(text.clone())]);
+            }
+        }
+        otherwise()
+    }
+
+    /// Whether the call meets a `default_value_if`'s condition, as clap
+    /// checks it when it adds defaults: the other argument has values (any
+    /// value for `IsPresent`, the one named otherwise), given in the call,
+    /// by its variable, or as its own default when it comes first among
+    /// the command's arguments (clap adds defaults in that order).
+    fn meets(&self, rule: &crate::spec::DefaultIf, of: &ParamSpec) -> bool {
+        let Some(texts) = self.values_for_defaults(&rule.arg, of, 0) else {
+            return false;
+        };
+        match &rule.equals {
+            None => true,
+            Some(wanted) => texts.iter().any(|text| text == wanted),
+        }
+    }
+
+    /// The values clap holds for the argument of id `id` when it adds the
+    /// defaults of `of` (see [`meets`](Self::meets)); `None` when it holds
+    /// none.
+    fn values_for_defaults(&self, id: &str, of: &ParamSpec, depth: u8) -> Option<Vec<String>> {
+        let params = &self.tool.params;
+        let at = params.iter().position(|p| p.id == id)?;
+        let other = &params[at];
+        match self.args.get(&other.name) {
+            Some(Value::Null) => return Some(Vec::new()),
+            Some(Value::Bool(false)) | None => {}
+            Some(Value::Array(items)) if items.is_empty() => {}
+            Some(Value::Array(items)) => {
+                return Some(items.iter().filter_map(scalar_text).collect())
+            }
+            Some(value) => return Some(scalar_text(value).into_iter().collect()),
+        }
+        if let Some(text) = other.env.as_deref().and_then(|env| std::env::var(env).ok()) {
+            return Some(vec![text]);
+        }
+        // Absent: its default counts only if clap added it first.
+        let before = params
+            .iter()
+            .position(|p| std::ptr::eq(p, of))
+            .is_some_and(|mine| at < mine);
+        if !before || depth > 8 {
+            return None;
+        }
+        for rule in &other.default_ifs {
+            let holds = self
+                .values_for_defaults(&rule.arg, other, depth + 1)
+                .is_some_and(|texts| rule.equals.as_ref().is_none_or(|w| texts.contains(w)));
+            if holds {
+                return rule.default.clone().map(|text| vec![text]);
+            }
+        }
+        (!other.default_text.is_empty()).then(|| other.default_text.clone())
+    }
+
+    /// Whether the call gives any of the arguments read from `names`, as
+    /// clap counts an argument given (`false` for a switch, 0 for a count
+    /// and `[]` are no argument on a command line), or the environment
+    /// variable of one (`env`) is set.
+    #[doc(hidden)]
+    pub fn any_given(&self, names: &[&str]) -> bool {
+        names.iter().any(|name| {
+            let given = self.given(name).is_some_and(is_given);
+            let property = self.property(name);
+            given
+                || self.tool.params.iter().any(|p| {
+                    p.name == property
+                        && p.env
+                            .as_deref()
+                            .is_some_and(|env| std::env::var_os(env).is_some())
+                })
+        })
     }
 
     fn invalid(&self, name: &str, value: &Value, problem: ValueProblem) -> ArgError {

@@ -7,6 +7,7 @@
 
 #[doc(hidden)]
 pub mod auto;
+pub(crate) mod clap_args;
 pub mod convert;
 mod ctx;
 mod properties;
@@ -14,6 +15,7 @@ pub(crate) use properties::closest;
 pub(crate) mod relations;
 
 pub use ctx::{env_texts, no_texts, BuildCtx, DefaultTexts, Texts};
+pub(crate) use ctx::{is_given, scalar_text};
 
 use serde_json::{Map, Value};
 

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use crate::error::RegistryError;
 use crate::spec::relations::describe_rules;
-use crate::spec::{CommandSpec, ParamSpec, Pinned, Renamed, ToolSpec};
+use crate::spec::{CommandSpec, ParamSpec, Pinned, Renamed, ToolSpec, ValueType};
 
 use super::examples::{self, Level};
 use super::rules::{
@@ -145,6 +145,51 @@ fn properties(path: &[Inherited<'_>], own_depth: u32) -> (Vec<ParamSpec>, Vec<Re
     (own, renamed)
 }
 
+/// Says each conditional default (`default_value_if`) in its property's
+/// description, naming the property it depends on; the schema's
+/// `default` is what a call giving nothing gets (a condition clap finds
+/// met by another argument's own default takes the plain one's place).
+fn describe_default_ifs(tool: &mut ToolSpec) {
+    if tool.params.iter().all(|p| p.default_ifs.is_empty()) {
+        return;
+    }
+    let nothing = serde_json::Map::new();
+    let ctx = crate::call::BuildCtx::new(tool, &nothing);
+    let changes: Vec<(usize, Option<Vec<String>>, Vec<String>)> = tool
+        .params
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| !p.default_ifs.is_empty())
+        .map(|(at, param)| {
+            let plain = || Some(param.default_text.iter().cloned().map(Into::into).collect());
+            let effective = ctx
+                .conditional_texts(&param.name, plain)
+                .map(|texts| texts.into_iter().map(|t| t.into_owned()).collect());
+            let notes = param
+                .default_ifs
+                .iter()
+                .map(|rule| {
+                    let other = tool.params.iter().find(|p| p.id == rule.arg);
+                    let name = other.map_or(rule.arg.as_str(), |p| p.name.as_str());
+                    let boolean = other.is_some_and(|p| p.value_type == ValueType::Boolean);
+                    rule.describe(name, boolean)
+                })
+                .collect();
+            (at, effective, notes)
+        })
+        .collect();
+    for (at, effective, notes) in changes {
+        let param = &mut tool.params[at];
+        let effective = effective.unwrap_or_default();
+        if effective != param.default_text {
+            param.set_default_text(effective);
+        }
+        for note in notes {
+            param.note(note);
+        }
+    }
+}
+
 fn collect_tools<'a>(
     node: &'a CommandSpec,
     levels: &mut Vec<Level<'a>>,
@@ -216,6 +261,7 @@ fn collect_tools<'a>(
             unoffered: hidden.iter().map(|param| (*param).clone()).collect(),
             pinned: Vec::new(),
         };
+        describe_default_ifs(&mut tool);
         for param in tool.params.iter().filter(|p| p.values.is_some()) {
             if !matches!(param.value_type, crate::spec::ValueType::String(_)) {
                 out.problems.push(RegistryError::Values {

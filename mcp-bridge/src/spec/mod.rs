@@ -6,6 +6,7 @@
 //! here calls into clap: these specs are what `tools/list` is answered
 //! from.
 
+pub(crate) mod clap_args;
 mod command;
 #[doc(hidden)]
 pub mod known;
@@ -22,7 +23,7 @@ pub use command::{
     OutputFormat, OutputType, TaskSupport, ToolHints, ToolSpec,
 };
 pub(crate) use command::{Pinned, Renamed};
-pub use param::{ParamAction, ParamKind, ParamRelations, ParamSpec};
+pub use param::{DefaultIf, ParamAction, ParamKind, ParamRelations, ParamSpec};
 #[doc(hidden)]
 pub use param::{ParamData, RelationData};
 

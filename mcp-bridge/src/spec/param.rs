@@ -108,6 +108,64 @@ pub struct ParamSpec {
     /// `x-mcp-header`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub header: Option<String>,
+    /// `default_value_if(s)`: the default when another argument is given
+    /// (or given a value), in clap's order; the plain default otherwise.
+    #[serde(skip)]
+    pub default_ifs: Vec<DefaultIf>,
+}
+
+/// One `default_value_if(arg, predicate, default)`: when the argument of
+/// id `arg` is given (explicitly, or by its environment variable), with
+/// the text `equals` when there is one, the default is `default` (none at
+/// all when `None`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DefaultIf {
+    /// The id of the argument the default depends on.
+    pub arg: String,
+    /// The value it must have, or `None` when being given is enough.
+    pub equals: Option<String>,
+    /// The default then.
+    pub default: Option<String>,
+}
+
+impl DefaultIf {
+    /// What it says, for a description (`other` is the property the rule
+    /// depends on): `(default: "never" when `plain` is given)`.
+    pub fn describe(&self, other: &str, boolean: bool) -> String {
+        let when = match &self.equals {
+            Some(value) if boolean && (value == "true" || value == "false") => {
+                format!("when `{other}` is {value}")
+            }
+            Some(value) => format!("when `{other}` is {value:?}"),
+            None => format!("when `{other}` is given"),
+        };
+        match &self.default {
+            Some(default) => format!("(default: {default:?} {when})"),
+            None => format!("(no default {when})"),
+        }
+    }
+}
+
+impl ParamSpec {
+    /// Adds a conditional default (`default_value_if`); the registry says
+    /// it in the tool's description.
+    #[doc(hidden)]
+    pub fn default_if(mut self, rule: DefaultIf) -> Self {
+        self.default_ifs.push(rule);
+        self
+    }
+
+    /// Adds conditional defaults (`default_value_ifs`), in order.
+    #[doc(hidden)]
+    pub fn default_ifs(mut self, rules: impl IntoIterator<Item = DefaultIf>) -> Self {
+        self.default_ifs.extend(rules);
+        self
+    }
+
+    /// Adds `note` at the end of the description.
+    pub(crate) fn note(&mut self, note: String) {
+        self.append_note(note);
+    }
 }
 
 /// A values function, serialized as its name.
@@ -341,6 +399,7 @@ impl ParamSpec {
             skipped: false,
             values: None,
             header: None,
+            default_ifs: Vec::new(),
         }
     }
 
@@ -456,7 +515,7 @@ impl ParamSpec {
         self
     }
 
-    fn set_env(&mut self, name: Option<&str>) {
+    pub(crate) fn set_env(&mut self, name: Option<&str>) {
         if let Some(name) = name {
             if let Some(value) = std::env::var_os(name) {
                 self.required = false;
@@ -481,7 +540,7 @@ impl ParamSpec {
         self
     }
 
-    fn set_arity(&mut self, arity: Arity) {
+    pub(crate) fn set_arity(&mut self, arity: Arity) {
         self.arity = Some(arity);
         if arity.repeatable {
             if arity.min > 1 || arity.max.is_some_and(|max| max > 1) {
@@ -526,7 +585,7 @@ impl ParamSpec {
         self
     }
 
-    fn set_default_text(&mut self, texts: Vec<String>) {
+    pub(crate) fn set_default_text(&mut self, texts: Vec<String>) {
         self.default_text = texts;
         self.default = if self.multiple {
             (!self.default_text.is_empty()).then(|| {

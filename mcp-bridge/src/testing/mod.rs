@@ -1,9 +1,17 @@
 //! Helpers for your own tests: check that the MCP surface the derive
-//! generated matches what clap builds from the same types, and serve a
-//! server over in-memory streams with the framing of `mcp serve`.
+//! generated matches what clap builds from the same types
+//! ([`assert_parity`]), that every call builds the value the same command
+//! line gives ([`assert_agrees_with_clap`]), and serve a server over
+//! in-memory streams with the framing of `mcp serve`.
 //!
 //! This is the one place that builds `clap::Command` — in tests, never on
 //! the serving path.
+
+mod agree;
+#[doc(hidden)]
+pub mod command_line;
+
+pub use agree::{agreement, Agreement};
 
 use std::time::Duration;
 
@@ -71,6 +79,75 @@ pub fn assert_parity<C: McpCommand + CommandFactory>() {
         "the MCP specs of `{}` differ from clap's command:\n  {}",
         std::any::type_name::<C>(),
         differences.join("\n  ")
+    );
+}
+
+/// Fails with every disagreement unless each call of each tool of `C`
+/// builds the value clap parses from the same command line, or both
+/// refuse it: the proof that the CLI behaves over MCP as on its command
+/// line.
+///
+/// For every tool, calls are made from the tool's own spec: the empty
+/// object; the required properties alone; each optional property alone
+/// (and absent, so every default is exercised), with each of its values
+/// (every possible value, in another case where case is ignored; integer
+/// bounds and just past them; lists of 0 to 3 items, items holding the
+/// delimiter; `null` where it means "given without a value"); each
+/// required property dropped; conflicting properties and members of one
+/// group together; a required property dropped while one conflicting with
+/// it is given; each `env` variable set with its property absent. Each
+/// call is written as the command line a person would type (long or
+/// short names, `--flag=value` or separate words, aliases, positionals in
+/// order, `--` where a value would read as a flag), parsed with
+/// `C::try_parse_from`, and built as a `tools/call` is; the two values are
+/// compared by their `Debug` text. The spellings are picked by a fixed
+/// seed (`MCP_BRIDGE_AGREEMENT_SEED` picks another), so a run is
+/// repeatable. Each disagreement names the tool, the call's JSON, the
+/// command line and both outcomes.
+///
+/// The differences kept on purpose are not reported: a flag given `false`
+/// while its `env` variable is set (no command line says it), and both of
+/// an `overrides_with` pair given (refused, as a call has no order). A
+/// call leaving out a positional while giving a later one must be
+/// refused: no command line says it.
+///
+/// The check sets the variables the CLI's `env` arguments read, one call
+/// at a time, and puts them back afterwards.
+///
+/// ```
+/// use clap::Parser;
+/// use mcp_bridge::McpTool;
+///
+/// /// Copies files.
+/// #[derive(Parser, McpTool, Debug)]
+/// #[command(name = "cp")]
+/// struct Cp {
+///     /// Where from
+///     from: String,
+///     /// Overwrite
+///     #[arg(short, long)]
+///     force: bool,
+///     /// How many times
+///     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=3))]
+///     times: u8,
+/// }
+///
+/// mcp_bridge::testing::assert_agrees_with_clap::<Cp>();
+/// ```
+#[track_caller]
+pub fn assert_agrees_with_clap<C>()
+where
+    C: McpCommand + clap::Parser + std::fmt::Debug,
+{
+    let report = agreement::<C>();
+    assert!(
+        report.disagreements.is_empty(),
+        "calls of `{}` build other values than the same command lines \
+         ({} calls compared, {} disagree):\n  {}",
+        std::any::type_name::<C>(),
+        report.compared,
+        report.disagreements.len(),
+        report.disagreements.join("\n  ")
     );
 }
 

@@ -579,3 +579,14 @@ fn main() -> ExitCode {
         _ => configured!(Bridge::new(run_io)),
     }
 }
+
+#[cfg(test)]
+mod agreement {
+    /// Every call of every tool builds what clap parses from the same
+    /// command line (`cargo test --bin fixture_cli`).
+    #[test]
+    fn the_fixture_agrees_with_clap() {
+        mcp_bridge::testing::assert_parity::<super::Cli>();
+        mcp_bridge::testing::assert_agrees_with_clap::<super::Cli>();
+    }
+}

@@ -1,0 +1,195 @@
+//! The parameters of a struct that implements `clap::Args` by hand (clap's
+//! builder API) and not `McpArgs`: read from the `Arg`s its
+//! `augment_args` adds to a clap `Command`, through clap's getters, when
+//! the tool table is built (`call::clap_args` builds its value).
+
+use std::any::TypeId;
+
+use clap::ArgAction;
+
+use super::{Arity, CommandSpec, GroupSpec, ParamAction, ParamSpec, ValueType};
+
+/// Adds to `cmd` the parameters, and the groups, of what `clap` (a
+/// command `augment_args` added the struct's arguments to) declares.
+pub(crate) fn augment(cmd: &mut CommandSpec, mut clap: clap::Command) {
+    clap.build();
+    for arg in clap.get_arguments() {
+        if let Some(param) = param(&clap, arg) {
+            cmd.params.push(param);
+        }
+    }
+    for group in clap.get_groups() {
+        let members: Vec<String> = group.get_args().map(|id| id.to_string()).collect();
+        if members.is_empty() {
+            continue;
+        }
+        cmd.groups.push(GroupSpec {
+            id: group.get_id().to_string(),
+            members,
+            required: group.is_required_set(),
+            multiple: group.clone().is_multiple(),
+            conflicts_with: Vec::new(),
+            requires: Vec::new(),
+        });
+    }
+}
+
+/// The property an argument is given by (its long name, else its id),
+/// and how a command line spells it (`--long`, `-s`, aliases); `None` for
+/// help and version flags, which are no property.
+pub(crate) fn property(arg: &clap::Arg) -> Option<(String, Vec<String>)> {
+    if matches!(
+        arg.get_action(),
+        ArgAction::Help | ArgAction::HelpShort | ArgAction::HelpLong | ArgAction::Version
+    ) {
+        return None;
+    }
+    let id = arg.get_id().as_str();
+    let name = match (arg.is_positional(), arg.get_long()) {
+        (false, Some(long)) => long.to_owned(),
+        _ => id.to_owned(),
+    };
+    let mut spelled: Vec<String> = arg
+        .get_long()
+        .map(|l| format!("--{l}"))
+        .into_iter()
+        .collect();
+    spelled.extend(arg.get_short().map(|s| format!("-{s}")));
+    if let Some(aliases) = arg.get_all_aliases() {
+        spelled.extend(aliases.into_iter().map(|a| format!("--{a}")));
+    }
+    if arg.is_positional() {
+        spelled.push(format!("<{}>", id.to_uppercase()));
+        for name in arg.get_value_names().unwrap_or_default() {
+            spelled.push(format!("<{name}>"));
+        }
+    }
+    Some((name, spelled))
+}
+
+fn param(clap: &clap::Command, arg: &clap::Arg) -> Option<ParamSpec> {
+    let (name, _) = property(arg)?;
+    let id = arg.get_id().as_str();
+    let action = match arg.get_action() {
+        ArgAction::SetTrue => ParamAction::SetTrue,
+        ArgAction::SetFalse => ParamAction::SetFalse,
+        ArgAction::Count => ParamAction::Count,
+        ArgAction::Append => ParamAction::Append,
+        _ => ParamAction::Set,
+    };
+    let value_type = match action {
+        ParamAction::SetTrue | ParamAction::SetFalse => ValueType::Boolean,
+        ParamAction::Count => ValueType::Integer {
+            minimum: Some(0),
+            maximum: Some(255),
+        },
+        _ => value_type(arg),
+    };
+    let mut param = match arg.is_positional() {
+        true => ParamSpec::positional(id, value_type),
+        false => ParamSpec::flag(id, arg.get_long(), arg.get_short(), value_type),
+    };
+    param.name = name;
+    param.action = action;
+    let range = arg.get_num_args();
+    let per_use = range.map_or(1, |r| r.max_values());
+    param.multiple = action == ParamAction::Append || per_use > 1;
+    param.required = arg.is_required_set() && arg.get_default_values().is_empty();
+    if param.multiple && param.required {
+        param.min_items = Some(1);
+    }
+    let help = arg.get_help().map(ToString::to_string);
+    param.help.clone_from(&help);
+    param.description = arg.get_long_help().map(ToString::to_string).or(help);
+    param.global = arg.is_global_set();
+    param.hidden = arg.is_hide_set();
+    param.delimiter = arg.get_value_delimiter();
+    param.aliases = arg
+        .get_all_aliases()
+        .unwrap_or_default()
+        .into_iter()
+        .map(str::to_owned)
+        .collect();
+    param.short_aliases = arg.get_all_short_aliases().unwrap_or_default();
+    param.nullable =
+        range.is_some_and(|r| r.min_values() == 0 && r.takes_values()) && !param.multiple;
+    if let (true, Some(range)) = (param.multiple, range) {
+        param.set_arity(Arity {
+            min: range.min_values() as u32,
+            max: (range.max_values() != usize::MAX).then(|| range.max_values() as u32),
+            repeatable: action == ParamAction::Append,
+        });
+    }
+    param.relations.conflicts_with = clap
+        .get_arg_conflicts_with(arg)
+        .into_iter()
+        .map(|other| other.get_id().to_string())
+        .collect();
+    param.set_env(
+        arg.get_env()
+            .and_then(|env| env.to_str())
+            .map(str::to_owned)
+            .as_deref(),
+    );
+    param.set_default_text(
+        arg.get_default_values()
+            .iter()
+            .map(|v| v.to_string_lossy().into_owned())
+            .collect(),
+    );
+    Some(param)
+}
+
+/// The JSON type of one value: a possible value, or what the value
+/// parser makes (an integer, a number, a boolean), else a string.
+fn value_type(arg: &clap::Arg) -> ValueType {
+    let possible = arg.get_possible_values();
+    if !possible.is_empty() {
+        let values = possible
+            .iter()
+            .filter(|v| !v.is_hide_set())
+            .map(|v| v.get_name().to_owned())
+            .collect();
+        let help: Vec<String> = possible
+            .iter()
+            .filter(|v| !v.is_hide_set())
+            .map(|v| v.get_help().map(ToString::to_string).unwrap_or_default())
+            .collect();
+        let help = match help.iter().all(String::is_empty) {
+            true => Vec::new(),
+            false => help,
+        };
+        return ValueType::Enum { values, help };
+    }
+    let of = arg.get_value_parser().type_id();
+    macro_rules! integers {
+        ($($t:ty),*) => {
+            $(if of == TypeId::of::<$t>() {
+                return ValueType::Integer {
+                    minimum: Some(i128::from(<$t>::MIN)),
+                    maximum: Some(i128::from(<$t>::MAX)),
+                };
+            })*
+        };
+    }
+    integers!(u8, u16, u32, u64, i8, i16, i32, i64);
+    if of == TypeId::of::<usize>() {
+        return ValueType::Integer {
+            minimum: Some(0),
+            maximum: Some(usize::MAX as i128),
+        };
+    }
+    if of == TypeId::of::<isize>() {
+        return ValueType::Integer {
+            minimum: Some(isize::MIN as i128),
+            maximum: Some(isize::MAX as i128),
+        };
+    }
+    if of == TypeId::of::<f64>() || of == TypeId::of::<f32>() {
+        return ValueType::Number;
+    }
+    if of == TypeId::of::<bool>() {
+        return ValueType::Boolean;
+    }
+    ValueType::string()
+}

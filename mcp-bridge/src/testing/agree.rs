@@ -1,0 +1,509 @@
+//! The agreement check: for every tool of a CLI, calls made from the
+//! tool's own spec, each also written as the command line a person would
+//! type; clap parses the command line (`try_parse_from`), mcp-bridge
+//! builds the call, and both must accept with the same value (`Debug`
+//! text) or both refuse.
+
+use std::collections::BTreeSet;
+use std::fmt::Debug;
+use std::sync::Mutex;
+
+use serde_json::{json, Map, Value};
+
+use super::command_line::{argv, models, value_text, with_fixed, ParamModel, ToolModel};
+use crate::call::is_given;
+use crate::registry::Registry;
+use crate::spec::ValueType;
+use crate::traits::McpCommand;
+use crate::CallError;
+
+/// The seed of the spellings unless `MCP_BRIDGE_AGREEMENT_SEED` says
+/// otherwise.
+const SEED: u64 = 0x6167_7265_656d_656e;
+
+/// The most disagreements reported in full (the rest are counted).
+const REPORTED: usize = 40;
+
+/// What the check did: how many calls it compared, how many it could
+/// not write as a command line, and every disagreement.
+#[derive(Debug, Clone, Default)]
+pub struct Agreement {
+    /// Calls compared with clap.
+    pub compared: usize,
+    /// Calls no command line says (a value that cannot be typed where it
+    /// must go), so not compared.
+    pub unsayable: usize,
+    /// One line per disagreement: the tool, the call's JSON, the command
+    /// line, and both outcomes.
+    pub disagreements: Vec<String>,
+}
+
+/// Runs the agreement check on the CLI `C` (see
+/// [`assert_agrees_with_clap`](super::assert_agrees_with_clap)).
+pub fn agreement<C>() -> Agreement
+where
+    C: McpCommand + clap::Parser + Debug,
+{
+    let seed = std::env::var("MCP_BRIDGE_AGREEMENT_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(SEED);
+    let mut report = Agreement::default();
+    let registry = match Registry::<C>::new() {
+        Ok(registry) => registry,
+        Err(error) => {
+            report
+                .disagreements
+                .push(format!("the tool table cannot be built: {error}"));
+            return report;
+        }
+    };
+    let mut root = C::command();
+    root.build();
+    let tools = match models(&root, registry.tools()) {
+        Ok(tools) => tools,
+        Err(error) => {
+            report.disagreements.push(error);
+            return report;
+        }
+    };
+    // The variables the CLI reads: each case sets its own, and they are
+    // put back as they were afterwards.
+    let variables: BTreeSet<String> = tools
+        .iter()
+        .flat_map(|t| t.params.iter().filter_map(|p| p.env.clone()))
+        .collect();
+    let _env = EnvGuard::take(variables);
+    let mut case_number = 0u64;
+    for tool in &tools {
+        for case in cases(tool) {
+            case_number += 1;
+            let forms = seed ^ case_number.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            check::<C>(&registry, tool, &case, forms, &mut report);
+        }
+    }
+    if report.disagreements.len() > REPORTED {
+        let more = report.disagreements.len() - REPORTED;
+        report.disagreements.truncate(REPORTED);
+        report
+            .disagreements
+            .push(format!("... and {more} more disagreements"));
+    }
+    report
+}
+
+/// One generated call: its arguments and the variables set for it.
+struct Case {
+    args: Map<String, Value>,
+    env: Vec<(String, String)>,
+}
+
+/// The calls generated for `tool`: the empty object; the required
+/// properties alone; each optional property alone with each of its
+/// values (every possible value, in another case where case is ignored;
+/// integer bounds and just past them; lists of 0 to 3 items, items
+/// holding the delimiter; `null` where it means "given without a value");
+/// each required property dropped; conflicting properties together;
+/// members of one group together; a required property dropped while one
+/// that conflicts with it is given; each variable set with its property
+/// absent.
+fn cases(tool: &ToolModel) -> Vec<Case> {
+    let pools: Vec<Vec<Value>> = tool.params.iter().map(|p| pool(tool, p)).collect();
+    let base: Map<String, Value> = tool
+        .params
+        .iter()
+        .zip(&pools)
+        .filter(|(p, _)| p.spec.required)
+        .filter_map(|(p, pool)| Some((p.name().to_owned(), good(pool)?.clone())))
+        .collect();
+    let plain = |args: Map<String, Value>| Case {
+        args,
+        env: Vec::new(),
+    };
+    let mut out = vec![plain(Map::new()), plain(base.clone())];
+    for (p, pool) in tool.params.iter().zip(&pools) {
+        if p.spec.required {
+            let mut args = base.clone();
+            args.remove(p.name());
+            out.push(plain(args));
+        }
+        for value in pool {
+            let mut args = base.clone();
+            args.insert(p.name().to_owned(), value.clone());
+            out.push(plain(args));
+        }
+    }
+    // Two parameters given together, with good values.
+    let given = |i: usize| good(&pools[i]).filter(|v| is_given(v));
+    let both = |a: usize, b: usize| {
+        let (va, vb) = (given(a)?, given(b)?);
+        let mut args = base.clone();
+        args.insert(tool.params[a].name().to_owned(), va.clone());
+        args.insert(tool.params[b].name().to_owned(), vb.clone());
+        Some((args, va, vb))
+    };
+    // Relations: both sides of a conflict; a conflicting one given in
+    // place of a required one.
+    for &(a, b) in &tool.conflicts {
+        let Some((args, va, vb)) = both(a, b) else {
+            continue;
+        };
+        out.push(plain(args));
+        for (dropped, kept, value) in [(a, b, vb), (b, a, va)] {
+            if tool.params[dropped].spec.required {
+                let mut args = base.clone();
+                args.remove(tool.params[dropped].name());
+                args.insert(tool.params[kept].name().to_owned(), value.clone());
+                out.push(plain(args));
+            }
+        }
+    }
+    // Groups: their members together, two at a time.
+    for group in &tool.spec.groups {
+        let members: Vec<usize> = tool
+            .params
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| group.members.contains(&p.spec.id))
+            .map(|(i, _)| i)
+            .collect();
+        for (n, &a) in members.iter().enumerate() {
+            for &b in &members[n + 1..] {
+                if let Some((args, _, _)) = both(a, b) {
+                    out.push(plain(args));
+                }
+            }
+        }
+    }
+    // Variables: each set, with its property absent.
+    for (p, pool) in tool.params.iter().zip(&pools) {
+        let Some(name) = &p.env else { continue };
+        let texts: Vec<String> = pool
+            .iter()
+            .filter(|v| !v.is_array() && !v.is_null())
+            .filter_map(value_text)
+            .take(3)
+            .collect();
+        for text in texts {
+            let mut args = base.clone();
+            args.remove(p.name());
+            out.push(Case {
+                args,
+                env: vec![(name.clone(), text)],
+            });
+        }
+    }
+    out
+}
+
+/// The first value of a pool that is not an edge (out of range, empty).
+fn good(pool: &[Value]) -> Option<&Value> {
+    pool.iter()
+        .find(|v| !v.is_null() && v.as_array().is_none_or(|a| !a.is_empty()))
+}
+
+/// The values tried for `p`, good ones first.
+fn pool(tool: &ToolModel, p: &ParamModel) -> Vec<Value> {
+    if p.is_switch() {
+        return vec![json!(true), json!(false)];
+    }
+    if p.is_count() {
+        return vec![json!(1), json!(3), json!(0)];
+    }
+    let items = item_pool(tool, p);
+    if p.spec.multiple {
+        let mut lists: Vec<Value> = Vec::new();
+        for n in 1..=3 {
+            let list: Vec<Value> = items.iter().cycle().take(n).cloned().collect();
+            if !list.is_empty() {
+                lists.push(Value::Array(list));
+            }
+        }
+        // Items holding the delimiter: clap splits them.
+        if let (Some(d), true) = (p.delimiter, p.spec.value_type.json_type() == "string") {
+            let texts: Vec<String> = items.iter().filter_map(value_text).take(2).collect();
+            if texts.len() == 2 && texts.iter().all(|t| !t.is_empty() && !t.contains(d)) {
+                lists.push(json!([texts.join(&d.to_string())]));
+            }
+        }
+        lists.push(json!([]));
+        return lists;
+    }
+    let mut values = items;
+    if p.null_ok() {
+        values.push(Value::Null);
+    }
+    values
+}
+
+/// Values of one item of `p`'s type.
+fn item_pool(tool: &ToolModel, p: &ParamModel) -> Vec<Value> {
+    let dash_ok = tool.dash_ok(p);
+    let mut values: Vec<Value> = Vec::new();
+    // The default first: a value the CLI itself takes.
+    if let Some(default) = &p.spec.default {
+        match default {
+            Value::Array(items) => values.extend(items.iter().take(1).cloned()),
+            Value::Null => {}
+            other => values.push(other.clone()),
+        }
+    }
+    match &p.spec.value_type {
+        ValueType::Integer { minimum, maximum } => {
+            let lo = minimum.unwrap_or(i128::from(i64::MIN));
+            let hi = maximum.unwrap_or(i128::from(u64::MAX));
+            let mut ints = vec![1.clamp(lo, hi), lo.max(-5).min(hi), hi.min(1000)];
+            ints.extend([lo, hi]);
+            if lo > i128::from(i64::MIN) {
+                ints.push(lo - 1);
+            }
+            if hi < i128::from(u64::MAX) {
+                ints.push(hi + 1);
+            }
+            values.extend(ints.into_iter().filter_map(int_json));
+        }
+        ValueType::Number => values.extend([json!(1.5), json!(0), json!(-2.25)]),
+        ValueType::Boolean => values.extend([json!(true), json!(false)]),
+        ValueType::Enum { .. } => {
+            for spelling in &p.spellings {
+                values.push(json!(spelling));
+                if p.ignore_case {
+                    values.push(json!(other_case(spelling)));
+                }
+            }
+            values.push(json!("no-such-value"));
+        }
+        ValueType::String(facets) => {
+            if facets.max_length == Some(1) {
+                values.extend([json!("a"), json!(","), json!("")]);
+            } else {
+                values.extend(facets.examples.iter().map(|e| json!(e)));
+                values.extend([json!("value"), json!("a b.txt"), json!("7"), json!("")]);
+            }
+        }
+        ValueType::Map { .. } => values.push(json!({"key": "value"})),
+        // Arguments read as JSON are compared in their own tests.
+        ValueType::Json { .. } => {}
+    }
+    values.retain(|v| dash_ok || value_text(v).is_none_or(|t| !t.starts_with('-')));
+    let mut unique = Vec::new();
+    for value in values {
+        if !unique.contains(&value) {
+            unique.push(value);
+        }
+    }
+    unique
+}
+
+fn int_json(n: i128) -> Option<Value> {
+    i64::try_from(n)
+        .map(Value::from)
+        .or_else(|_| u64::try_from(n).map(Value::from))
+        .ok()
+}
+
+/// `value` with its letters' case swapped.
+fn other_case(value: &str) -> String {
+    value
+        .chars()
+        .map(|c| match c.is_lowercase() {
+            true => c.to_ascii_uppercase(),
+            false => c.to_ascii_lowercase(),
+        })
+        .collect()
+}
+
+fn check<C>(
+    registry: &Registry<C>,
+    tool: &ToolModel,
+    case: &Case,
+    forms: u64,
+    report: &mut Agreement,
+) where
+    C: McpCommand + clap::Parser + Debug,
+{
+    for (name, value) in &case.env {
+        set_var(name, Some(value));
+    }
+    let outcome = compare::<C>(registry, tool, case, forms);
+    for (name, _) in &case.env {
+        set_var(name, None);
+    }
+    match outcome {
+        Outcome::Agree => report.compared += 1,
+        Outcome::Unsayable => report.unsayable += 1,
+        Outcome::Differ(text) => {
+            report.compared += 1;
+            report.disagreements.push(text);
+        }
+    }
+}
+
+enum Outcome {
+    Agree,
+    Unsayable,
+    Differ(String),
+}
+
+fn compare<C>(registry: &Registry<C>, tool: &ToolModel, case: &Case, forms: u64) -> Outcome
+where
+    C: McpCommand + clap::Parser + Debug,
+{
+    let name = &tool.spec.name;
+    let json = Value::Object(case.args.clone());
+    let env: String = case
+        .env
+        .iter()
+        .map(|(name, value)| format!(" {name}={value:?}"))
+        .collect();
+    let ours = registry.build(name, &case.args);
+    let describe_ours = |ours: &Result<C, CallError>| match ours {
+        Ok(value) => format!("{value:?}"),
+        Err(error) => format!("refused: {error}"),
+    };
+    // Differences kept on purpose (docs/clap-support.md): a flag given
+    // `false` (or a count 0) wins over its set variable, which no command
+    // line can say; both of an overriding pair given is refused, as a call
+    // has no order for the later one to win.
+    let flag_over_variable = tool.params.iter().any(|p| {
+        p.spec.action.is_flag()
+            && p.env.as_deref().and_then(std::env::var_os).is_some()
+            && case
+                .args
+                .get(p.name())
+                .is_some_and(|v| v == &json!(false) || v == &json!(0))
+    });
+    if flag_over_variable {
+        return Outcome::Unsayable;
+    }
+    let set = |p: &ParamModel| case.args.get(p.name()).is_some_and(is_given);
+    let overriding = tool.params.iter().find_map(|p| {
+        let other = tool.params.iter().find(|q| {
+            q.spec.id != p.spec.id && p.spec.relations.overrides_with.contains(&q.spec.id)
+        })?;
+        (set(p) && set(other)).then(|| (p.name().to_owned(), other.name().to_owned()))
+    });
+    if let Some((a, b)) = overriding {
+        return match &ours {
+            Err(CallError::InvalidArguments(e))
+                if e.to_string().contains(&format!("`{a}`"))
+                    && e.to_string().contains(&format!("`{b}`")) =>
+            {
+                Outcome::Agree
+            }
+            other => Outcome::Differ(format!(
+                "tool `{name}`: {json}{env}: both of the overriding `{a}` and `{b}` given: \
+                 mcp-bridge must refuse, naming both; it gives {}",
+                describe_ours(other)
+            )),
+        };
+    }
+    // A positional left out while a later one is given: on a command line
+    // the later one's values would take its place, so no command line
+    // says this call, and the build must refuse it.
+    let shifted = tool.params.iter().find(|p| {
+        p.positional() && !case.args.contains_key(p.name()) && {
+            tool.shifts_positionals(&case.args, p.name())
+        }
+    });
+    if let Some(p) = shifted {
+        return match &ours {
+            Err(_) => Outcome::Agree,
+            Ok(value) => Outcome::Differ(format!(
+                "tool `{name}`: {json}{env}: `{}` left out while a later positional is given, \
+                 which no command line says; mcp-bridge builds {value:?}",
+                p.name()
+            )),
+        };
+    }
+    let Ok(mut words) = argv(tool, &case.args, forms) else {
+        return Outcome::Unsayable;
+    };
+    with_fixed(tool, &mut words);
+    let theirs = C::try_parse_from(&words);
+    if let Err(e) = &theirs {
+        use clap::error::ErrorKind;
+        if matches!(
+            e.kind(),
+            ErrorKind::DisplayHelp
+                | ErrorKind::DisplayVersion
+                | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+        ) {
+            // A value that reads as `--help`: no command line says it.
+            return Outcome::Unsayable;
+        }
+    }
+    let agree = match (&theirs, &ours) {
+        (Ok(theirs), Ok(ours)) => format!("{theirs:?}") == format!("{ours:?}"),
+        (Err(_), Err(_)) => true,
+        _ => false,
+    };
+    if agree {
+        return Outcome::Agree;
+    }
+    let theirs = match &theirs {
+        Ok(value) => format!("{value:?}"),
+        Err(e) => format!(
+            "refused ({:?}): {}",
+            e.kind(),
+            e.to_string().lines().next().unwrap_or_default()
+        ),
+    };
+    Outcome::Differ(format!(
+        "tool `{name}`: {json}{env}\n      command line: {words:?}\n      clap:       {theirs}\n      mcp-bridge: {}",
+        describe_ours(&ours)
+    ))
+}
+
+/// Serialises the checks that set the variables a CLI reads.
+static ENV: Mutex<()> = Mutex::new(());
+
+/// The variables a CLI reads, cleared for the check and put back as they
+/// were when it is dropped.
+struct EnvGuard {
+    saved: Vec<(String, Option<std::ffi::OsString>)>,
+    _lock: std::sync::MutexGuard<'static, ()>,
+}
+
+impl EnvGuard {
+    fn take(variables: BTreeSet<String>) -> Self {
+        let lock = ENV.lock().unwrap_or_else(|e| e.into_inner());
+        let saved = variables
+            .into_iter()
+            .map(|name| {
+                let value = std::env::var_os(&name);
+                set_var(&name, None);
+                (name, value)
+            })
+            .collect();
+        Self { saved, _lock: lock }
+    }
+}
+
+impl Drop for EnvGuard {
+    fn drop(&mut self) {
+        for (name, value) in &self.saved {
+            match value {
+                Some(value) => set_os_var(name, value),
+                None => set_var(name, None),
+            }
+        }
+    }
+}
+
+fn set_var(name: &str, value: Option<&str>) {
+    match value {
+        Some(value) => set_os_var(name, std::ffi::OsStr::new(value)),
+        None => remove_var(name),
+    }
+}
+
+// The test process's environment: set by this check only, under `ENV`
+// (the variables the CLI under test reads, put back afterwards).
+fn set_os_var(name: &str, value: &std::ffi::OsStr) {
+    std::env::set_var(name, value);
+}
+
+fn remove_var(name: &str) {
+    std::env::remove_var(name);
+}
