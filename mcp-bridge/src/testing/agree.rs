@@ -15,7 +15,7 @@ use crate::call::is_given;
 use crate::registry::Registry;
 use crate::spec::ValueType;
 use crate::traits::McpCommand;
-use crate::CallError;
+use crate::error::CallError;
 
 /// The seed of the spellings unless `MCP_BRIDGE_AGREEMENT_SEED` says
 /// otherwise.
