@@ -77,7 +77,14 @@ pub struct Bridge<C> {
     task_ttl: Duration,
     hide_command: bool,
     tool_mode: ToolMode,
+    /// The CLI's own changes to its `Command` (`Bridge::command`).
+    customise: Option<Customise>,
+    /// The CLI's own parse (`Bridge::parse_with`).
+    parse: Option<ParseWith<C>>,
 }
+
+type Customise = Box<dyn Fn(clap::Command) -> clap::Command + Send + Sync>;
+type ParseWith<C> = Box<dyn Fn(Vec<OsString>) -> C + Send + Sync>;
 
 impl<C: McpCommand + Send + 'static> Bridge<C> {
     /// A bridge running `handler` for every command, in both modes.
@@ -91,7 +98,84 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
             task_ttl: crate::serve::DEFAULT_TASK_TTL,
             hide_command: false,
             tool_mode: ToolMode::Flat,
+            customise: None,
+            parse: None,
         }
+    }
+
+    /// The CLI's own changes to its `clap::Command`, for a CLI that
+    /// changes it at run time (adds `--no-<flag>` negations, settings,
+    /// arguments read before its value is built...): in CLI mode the
+    /// command line is parsed by the changed command and the value built
+    /// from its matches with `FromArgMatches`, as the CLI's own `main` did.
+    /// The tools stay those of the derive: a change that adds arguments
+    /// adds nothing to them.
+    ///
+    /// ```no_run
+    /// # use clap::Parser;
+    /// # use mcp_bridge::{Bridge, McpTool};
+    /// # #[derive(Parser, McpTool)] struct Cli { #[arg(long)] color: bool }
+    /// # fn run(cli: Cli) {}
+    /// Bridge::new(run)
+    ///     .command(|cmd| cmd.after_help("See the manual for more."))
+    ///     .run();
+    /// ```
+    pub fn command(
+        mut self,
+        customise: impl Fn(clap::Command) -> clap::Command + Send + Sync + 'static,
+    ) -> Self {
+        self.customise = Some(Box::new(customise));
+        self
+    }
+
+    /// The CLI's own parse, for a CLI that parses its command line its own
+    /// way (expands `@argfile`s, rewrites arguments, reads a config file
+    /// first): given the process's arguments (the binary name first), it
+    /// returns the value or exits as the CLI did. In CLI mode it is all
+    /// that runs; the bridge only takes a command line whose first
+    /// argument is its command (`<bin> mcp serve`), or one that the
+    /// derive's command reads as its command after root options
+    /// (`<bin> --db x mcp serve`, which pins `--db`).
+    ///
+    /// ```no_run
+    /// # use clap::Parser;
+    /// # use mcp_bridge::{Bridge, McpTool};
+    /// # #[derive(Parser, McpTool)] struct Cli { name: String }
+    /// # fn run(cli: Cli) {}
+    /// fn parse(args: Vec<std::ffi::OsString>) -> Cli {
+    ///     // e.g. expand `@file` arguments first
+    ///     Cli::parse_from(args)
+    /// }
+    /// Bridge::new(run).parse_with(parse).run();
+    /// ```
+    pub fn parse_with(
+        mut self,
+        parse: impl Fn(Vec<OsString>) -> C + Send + Sync + 'static,
+    ) -> Self {
+        self.parse = Some(Box::new(parse));
+        self
+    }
+
+    /// The derive's command, with the CLI's own changes.
+    fn cli_command(&self) -> clap::Command {
+        let cmd = C::command();
+        match &self.customise {
+            Some(customise) => customise(cmd),
+            None => cmd,
+        }
+    }
+
+    /// The CLI's value, parsed as the CLI parses it (exiting on `--help`
+    /// or an error, as clap does).
+    fn parse_cli(&self, args: Vec<OsString>) -> C {
+        if let Some(parse) = &self.parse {
+            return parse(args);
+        }
+        let mut cmd = self.cli_command();
+        let mut matches = cmd
+            .try_get_matches_from_mut(&args)
+            .unwrap_or_else(|error| error.exit());
+        C::from_arg_matches_mut(&mut matches).unwrap_or_else(|error| error.format(&mut cmd).exit())
     }
 
     /// How `tools/list` presents the commands unless `mcp serve` is given
@@ -305,12 +389,17 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
                 "mcp-bridge: `{name}` is a command of this CLI, so it runs as before; \
                  give the bridge another name with `Bridge::command_name`"
             );
-            return Route::Cli(C::parse_from(args), None);
+            return Route::Cli(self.parse_cli(args), None);
+        }
+        // A CLI's own parse runs alone unless the bridge's command may be
+        // among the arguments.
+        if self.parse.is_some() && !args.iter().skip(1).any(|a| *a == *name) {
+            return Route::Cli(self.parse_cli(args), None);
         }
         // Otherwise the CLI parses its arguments, with the bridge as one
         // more subcommand when it has subcommands (shown in `--help`, and
         // `taskctl --db tasks.json mcp serve` pins `--db`).
-        let mut cmd = C::command();
+        let mut cmd = self.cli_command();
         let bridged = cmd.has_subcommands() && cmd.find_subcommand(name).is_none();
         if bridged {
             cmd = cmd.subcommand(
@@ -319,9 +408,12 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
                     .hide(self.hide_command),
             );
         }
-        let mut matches = cmd
-            .try_get_matches_from_mut(&args)
-            .unwrap_or_else(|error| error.exit());
+        let mut matches = match cmd.try_get_matches_from_mut(&args) {
+            Ok(matches) => matches,
+            // Not the bridge's: the CLI's own parse says what it is.
+            Err(_) if self.parse.is_some() => return Route::Cli(self.parse_cli(args), None),
+            Err(error) => error.exit(),
+        };
         if bridged && matches.subcommand_name() == Some(name) {
             if let Some((_, bridge)) = matches.remove_subcommand() {
                 return Route::Bridge(Box::new(BridgeArgs {
@@ -331,6 +423,9 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
                     bin,
                 }));
             }
+        }
+        if self.parse.is_some() {
+            return Route::Cli(self.parse_cli(args), None);
         }
         match C::from_arg_matches_mut(&mut matches) {
             Ok(cli) => Route::Cli(cli, None),
