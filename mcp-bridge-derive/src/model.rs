@@ -347,6 +347,8 @@ pub(crate) struct Arg {
     pub(crate) default_missing: Option<Expr>,
     pub(crate) required: bool,
     pub(crate) global: BoolValue,
+    /// `last = true`: a positional given after `--`.
+    pub(crate) last: BoolValue,
     pub(crate) hide: BoolValue,
     pub(crate) help: Option<Text>,
     pub(crate) long_help: Option<Text>,
@@ -373,6 +375,10 @@ pub(crate) struct Arg {
     pub(crate) auto_name: Option<String>,
     /// `default_value_if(...)` / `default_value_ifs(...)`, in order.
     pub(crate) default_ifs: Vec<DefaultIfs>,
+    /// A positional argument of a struct that flattens others: its
+    /// property follows the positional/flag rule across them, decided in
+    /// a constant of this name (`expand::positional_consts`).
+    pub(crate) cross_name: Option<String>,
 }
 
 /// Defaults that depend on other arguments, as the user wrote them:
@@ -396,6 +402,21 @@ impl Arg {
         match (&self.long, self.positional) {
             (Some(long), false) => long.clone(),
             _ => self.id.clone(),
+        }
+    }
+
+    /// The property name as generated code says it: the literal, or the
+    /// constant that decides it across flattened structs.
+    pub(crate) fn property_tokens(&self) -> proc_macro2::TokenStream {
+        match &self.cross_name {
+            Some(name) => {
+                let ident = proc_macro2::Ident::new(name, self.span);
+                quote::quote!(#ident)
+            }
+            None => {
+                let property = self.property();
+                quote::quote!(#property)
+            }
         }
     }
 
@@ -466,6 +487,9 @@ pub(crate) struct Variant<'a> {
     pub(crate) name_span: Option<Span>,
     pub(crate) layer: Layer,
     pub(crate) kind: VariantKind<'a>,
+    /// Groups built with `#[command(group(ArgGroup::new(..)...))]` on the
+    /// variant.
+    pub(crate) builder_groups: Vec<GroupDecl>,
 }
 
 impl Variant<'_> {

@@ -941,3 +941,124 @@ fn defaults_that_depend_on_other_arguments_follow_them() {
     assert_eq!(schema["properties"]["mode"]["default"], "flag");
     assert_eq!(schema["properties"]["color"]["default"], "always");
 }
+
+// `corners`: more clap corners real CLIs use (`tests/src/adopt/corners.rs`).
+
+use tests::adopt::corners::Corners;
+
+#[test]
+fn corners_have_parity_and_agree_with_clap() {
+    let _env = env_lock();
+    assert_parity::<Corners>();
+    mcp_bridge::testing::assert_agrees_with_clap::<Corners>();
+}
+
+#[test]
+fn corners_build_what_clap_parses_and_say_it_in_the_schema() {
+    use tests::adopt::corners::{ChildCommand, CornersCommand, Kind, ParentArgs};
+    let _env = env_lock();
+    // h: a positional and a flattened flag of one name both offered.
+    let read = schema::<Corners>("corners_read");
+    // The flag keeps its name, the positional is told apart.
+    assert_eq!(read["properties"]["input"]["type"], "array", "{read}");
+    assert_eq!(read["properties"]["input-positional"]["type"], "string");
+    same::<Corners>(
+        "corners_read",
+        json!({"input-positional": "a", "input": ["b"], "stdin": true, "from-file": "f"}),
+        &[
+            "corners",
+            "read",
+            "a",
+            "--input",
+            "b",
+            "--stdin",
+            "--from-file",
+            "f",
+        ],
+    );
+    // i, j, u: delimited defaults split; a flag defaulting to true; "".
+    let list = same::<Corners>("corners_list", json!({}), &["corners", "list"]);
+    let CornersCommand::List {
+        kinds,
+        columns,
+        quote,
+        separator,
+        ..
+    } = list.command
+    else {
+        panic!()
+    };
+    assert_eq!(kinds, [Kind::File, Kind::Dir]);
+    assert_eq!(columns, ["name", "size"]);
+    assert!(quote);
+    assert_eq!(separator, "");
+    let list = schema::<Corners>("corners_list");
+    assert_eq!(
+        list["properties"]["kinds"]["default"],
+        json!(["file", "dir"])
+    );
+    assert_eq!(
+        list["properties"]["columns"]["default"],
+        json!(["name", "size"])
+    );
+    // A flag's property says whether it is given (`false`: left out).
+    assert_eq!(list["properties"]["quote"]["default"], false);
+    assert_eq!(list["properties"]["separator"]["default"], "");
+    // l: ignore_case with a constant list gives the value as given.
+    same::<Corners>(
+        "corners_list",
+        json!({"order": "top", "group-order": "NEW"}),
+        &["corners", "list", "--order", "top", "--group-order", "NEW"],
+    );
+    // m: a later positional needs the earlier, and the schema says so.
+    // (no command line gives `second` alone: `copy b` gives `first`.)
+    refused::<Corners>(
+        "corners_copy",
+        json!({"second": "b"}),
+        "second",
+        "requires `first`",
+    );
+    let copy = schema::<Corners>("corners_copy");
+    assert!(copy.to_string().contains("first"), "{copy}");
+    // n: the child's `show-logs` is the child's alone.
+    let child = same::<Corners>(
+        "corners_parent_child",
+        json!({"show-logs": true}),
+        &["corners", "parent", "child", "--show-logs"],
+    );
+    assert_eq!(
+        child.command,
+        CornersCommand::Parent(ParentArgs {
+            show_logs: false,
+            child: Some(ChildCommand::Child { show_logs: true })
+        })
+    );
+    // o: a conflicting argument waives `required`.
+    same::<Corners>(
+        "corners_fetch",
+        json!({"generate": "man"}),
+        &["corners", "fetch", "--generate", "man"],
+    );
+    // p: NonZero integers are integers of at least 1.
+    let sizes = schema::<Corners>("corners_sizes");
+    assert_eq!(sizes["properties"]["size"]["type"], "integer");
+    assert_eq!(sizes["properties"]["size"]["minimum"], 1);
+    assert_eq!(sizes["properties"]["level"]["minimum"], 1);
+    refused::<Corners>(
+        "corners_sizes",
+        json!({"size": 0}),
+        "size",
+        "expected an integer ≥ 1, got 0",
+    );
+    // q: a value that may be left out: `null` is `--color` alone.
+    same::<Corners>(
+        "corners_toggle",
+        json!({"color": null}),
+        &["corners", "toggle", "--color"],
+    );
+    same::<Corners>(
+        "corners_toggle",
+        json!({"color": false}),
+        &["corners", "toggle", "--color=false"],
+    );
+}

@@ -68,11 +68,11 @@ pub(super) fn enum_build(
 /// The properties of a struct's own arguments (not those of structs it
 /// flattens): clap's group for the struct, which says whether an
 /// `Option<Self>` flattened elsewhere is `Some`.
-pub(super) fn struct_given(fields: &[Field<'_>]) -> Vec<String> {
+pub(super) fn struct_given(fields: &[Field<'_>]) -> Vec<TokenStream> {
     fields
         .iter()
         .filter_map(|field| match &field.kind {
-            FieldKind::Arg(arg) if !arg.inert() => Some(arg.property()),
+            FieldKind::Arg(arg) if !arg.inert() => Some(arg.property_tokens()),
             _ => None,
         })
         .collect()
@@ -146,7 +146,7 @@ fn with_env(p: &Private, arg: &Arg, defaults: TokenStream) -> TokenStream {
     let defaults = match arg.default_ifs.is_empty() {
         true => defaults,
         false => {
-            let name = arg.property();
+            let name = arg.property_tokens();
             quote!(__ctx.conditional_texts(#name, || #defaults))
         }
     };
@@ -217,7 +217,7 @@ fn build_arg(p: &Private, arg: &Arg) -> TokenStream {
 }
 
 fn build_value(p: &Private, arg: &Arg) -> TokenStream {
-    let name = arg.property();
+    let name = arg.property_tokens();
     let conv = converter(p, arg);
     let defaults = texts_fn(
         p,
@@ -235,6 +235,12 @@ fn build_value(p: &Private, arg: &Arg) -> TokenStream {
     let delimiter = delimiter_tokens(p, arg.delimiter.as_ref());
     let arity = arity_tokens(p, arg);
     match (arg.action, arg.shape, &arg.value) {
+        // A flag with a default of its own: absent, the default (after
+        // its variable).
+        (Action::SetTrue | Action::SetFalse, _, _) if arg.default.is_some() => {
+            let sets = arg.action == Action::SetTrue;
+            quote_spanned!(span=> __ctx.flag_default(#name, #sets, #defaults, #conv)?)
+        }
         (Action::SetTrue | Action::SetFalse, _, _) => {
             let sets = arg.action == Action::SetTrue;
             match &arg.env {
@@ -242,6 +248,9 @@ fn build_value(p: &Private, arg: &Arg) -> TokenStream {
                 None => quote!(__ctx.flag(#name, #sets)?),
             }
         }
+        (Action::Count, _, _) if arg.default.is_some() => quote_spanned! {span=>
+            ::core::convert::From::from(__ctx.count_default(#name, #defaults, #p::convert::Integer::<u8>::new())?)
+        },
         (Action::Count, _, _) => match &arg.env {
             Some(env) => quote_spanned! {span=>
                 ::core::convert::From::from(__ctx.count_env(#name, #env, #p::convert::Integer::<u8>::new())?)
@@ -274,9 +283,10 @@ fn build_value(p: &Private, arg: &Arg) -> TokenStream {
         (_, Shape::OptionVec, _) => {
             quote_spanned!(span=> __ctx.optional_many(#name, #defaults, #min, #delimiter, #arity, #conv)?)
         }
-        // clap refuses a missing `Option<T>` marked `required = true`.
+        // clap refuses a missing `Option<T>` marked `required = true`
+        // (unless a conflicting argument is given).
         (_, Shape::Option, _) if arg.required && !arg.default.is_some() => {
-            quote_spanned!(span=> #p::Some(__ctx.one(#name, #defaults, #missing, #conv)?))
+            quote_spanned!(span=> __ctx.required_optional(#name, #defaults, #missing, #conv)?)
         }
         (_, Shape::Option, _) if nullable => {
             quote_spanned!(span=> __ctx.optional(#name, #defaults, #p::Some(#missing), #conv)?)

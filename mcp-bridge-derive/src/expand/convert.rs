@@ -40,7 +40,7 @@ pub(super) fn converter(p: &Private, arg: &Arg) -> TokenStream {
                 {
                     #[allow(unused_imports)]
                     use #p::convert::auto::{ViaErasedParser as _, ViaTypedParser as _};
-                    (&&#p::convert::auto::ParserProbe::<#inner, _>::new(#parser)).parser_converter(#value_type)
+                    (&&#p::convert::auto::ParserProbe::<#inner, _>::new(#parser)).parser_converter(#value_type, #ignore_case)
                 }
             }
         }

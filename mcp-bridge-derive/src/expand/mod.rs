@@ -94,6 +94,16 @@ pub(crate) fn expand(input: &Input<'_>) -> TokenStream {
         Input::Struct(container, fields) => expand_struct(&p, container, fields),
         Input::Enum(container, variants) => expand_enum(&p, container, variants),
     };
+    let positional_consts = match input {
+        Input::Struct(_, fields) => positional_consts(&p, fields),
+        Input::Enum(_, variants) => variants
+            .iter()
+            .filter_map(|v| match &v.kind {
+                VariantKind::Named(fields) => Some(positional_consts(&p, fields)),
+                _ => None,
+            })
+            .collect(),
+    };
     // A flattened struct (or a variant's payload) with no `McpArgs` is
     // read through clap (`ArgsOf`): its trait is needed where one is.
     let via_clap = reaches_args(input).then(|| {
@@ -114,9 +124,42 @@ pub(crate) fn expand(input: &Input<'_>) -> TokenStream {
         )]
         const _: () = {
             #via_clap
+            #positional_consts
             #body
         };
     }
+}
+
+/// The property names of the positional arguments of a struct (or a
+/// variant's fields) that flattens others: the positional/flag rule
+/// applied across them, where their flags are known.
+fn positional_consts(p: &Private, fields: &[Field<'_>]) -> TokenStream {
+    let flattened: Vec<&syn::Type> = fields
+        .iter()
+        .filter_map(|f| match &f.kind {
+            FieldKind::Flatten { inner, .. } => Some(inner),
+            _ => None,
+        })
+        .collect();
+    fields
+        .iter()
+        .filter_map(|f| match &f.kind {
+            FieldKind::Arg(arg) => arg.cross_name.as_ref().map(|name| (arg, name)),
+            _ => None,
+        })
+        .map(|(arg, name)| {
+            let ident = proc_macro2::Ident::new(name, arg.span);
+            let own = &arg.id;
+            let renamed = format!("{}-positional", arg.id);
+            quote! {
+                const #ident: &'static str = #p::tree::positional_property(
+                    #own,
+                    #renamed,
+                    &[#(#p::ArgsOf::<#flattened>::MCP_NODE),*],
+                );
+            }
+        })
+        .collect()
 }
 
 /// Whether the item flattens a struct or holds one in a variant.

@@ -9,8 +9,8 @@ use super::arg::{arity_tokens, default_texts};
 use super::convert::{converter, value_type_of};
 use super::{delimiter_tokens, Private};
 use crate::model::{
-    Action, Arg, ArgRelations, Container, DefaultIfs, DefaultValue, Field, FieldKind, GroupDecl,
-    Layer, NumArgs, Shape, Spanned, TaskMode, Text, ValueKind, Variant, VariantKind,
+    Action, Arg, ArgRelations, BoolValue, Container, DefaultIfs, DefaultValue, Field, FieldKind,
+    GroupDecl, Layer, NumArgs, Shape, Spanned, TaskMode, Text, ValueKind, Variant, VariantKind,
 };
 
 /// The body of a struct's `mcp_augment(__cmd)`.
@@ -79,14 +79,24 @@ pub(super) fn enum_augment(
                 augment.extend(group_specs(
                     p,
                     &quote!(__sub),
-                    &[],
+                    &variant.builder_groups.iter().collect::<Vec<_>>(),
                     &arg_groups(fields),
                     false,
                 ));
                 augments.push(subcommand_node(p, &name, index, augment, &vlayer));
             }
             VariantKind::Args(ty) => {
-                let augment = quote!(#p::ArgsOf::<#ty>::mcp_augment(&mut __sub););
+                let groups = group_specs(
+                    p,
+                    &quote!(__sub),
+                    &variant.builder_groups.iter().collect::<Vec<_>>(),
+                    &[],
+                    false,
+                );
+                let augment = quote! {
+                    #p::ArgsOf::<#ty>::mcp_augment(&mut __sub);
+                    #groups
+                };
                 augments.push(subcommand_node(p, &name, index, augment, &vlayer));
             }
             VariantKind::Subcommand(ty) => {
@@ -402,7 +412,8 @@ fn param_spec(p: &Private, arg: &Arg) -> TokenStream {
         .as_ref()
         .map(|name| name.value.clone())
         .or_else(|| arg.auto_name.clone())
-        .map(|name| quote!(#name)));
+        .map(|name| quote!(#name))
+        .or_else(|| arg.cross_name.is_some().then(|| arg.property_tokens())));
     let values = opt(arg.mcp.values.as_ref().map(|path| {
         let name = quote!(#path).to_string().replace(' ', "");
         let ttl = opt(arg.mcp.values_ttl.as_ref().map(|ttl| {
@@ -429,6 +440,11 @@ fn param_spec(p: &Private, arg: &Arg) -> TokenStream {
             ))
         },
     });
+    // Said only where set: most arguments are not.
+    let last = match &arg.last {
+        BoolValue::Lit(false) => None,
+        last => Some(quote!(.last(#last))),
+    };
     let arity_after = (arg.multiple() && computed_arity).then(|| {
         let arity = arity_tokens(p, arg);
         quote!(.arity(#arity))
@@ -462,7 +478,7 @@ fn param_spec(p: &Private, arg: &Arg) -> TokenStream {
             #description,
             #computed_defaults,
             #delimiter,
-        )#arity_after #(#default_ifs)*
+        )#arity_after #last #(#default_ifs)*
     }
 }
 
@@ -551,7 +567,7 @@ fn group_specs(
         .into_iter()
         .map(|(id, members)| quote!(#cmd.add_to_group(#id, &[#(#members),*]);));
     quote! {
-        #(#cmd.groups.push(#specs);)*
+        #(#cmd.declare_group(#specs);)*
         #(#implicit)*
     }
 }

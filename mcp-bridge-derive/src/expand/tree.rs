@@ -256,7 +256,8 @@ fn items(p: &Private, fields: &[Field<'_>], owner: &str, sites: &mut Sites) -> V
             FieldKind::Arg(arg) if arg.action == Action::Info => {}
             FieldKind::Arg(arg) => {
                 let site = sites.add(span);
-                let name = arg.property();
+                let name = arg.property_tokens();
+                let positional = arg.positional;
                 let global = &arg.global;
                 let hidden = if arg.mcp.skip.is_some() || arg.inert() {
                     quote!(true)
@@ -270,6 +271,7 @@ fn items(p: &Private, fields: &[Field<'_>], owner: &str, sites: &mut Sites) -> V
                         name: #name,
                         global: #global,
                         hidden: #hidden,
+                        positional: #positional,
                         site: #site,
                         origin: #origin,
                     })

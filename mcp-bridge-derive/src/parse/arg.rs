@@ -34,6 +34,7 @@ pub(super) fn arg(
     let mut default_missing = None;
     let mut required = None;
     let mut global = BoolValue::Lit(false);
+    let mut last = BoolValue::Lit(false);
     let mut hide = BoolValue::Lit(false);
     // `Some(None)`: explicitly unset (`help = None`), which hides the doc comment.
     let mut help: Option<Option<Text>> = None;
@@ -120,6 +121,7 @@ pub(super) fn arg(
                 required = item.literal_bool(cx, "the input schema says which properties are required");
             }
             keys::GLOBAL => global = item.bool_value(),
+            keys::LAST => last = item.bool_value(),
             keys::HIDE => hide = item.bool_value(),
             keys::HELP => help = item.expr().map(option_text),
             keys::LONG_HELP => long_help = item.expr().map(option_text),
@@ -255,6 +257,7 @@ pub(super) fn arg(
         default_missing,
         required,
         global,
+        last,
         hide,
         help,
         long_help,
@@ -279,6 +282,7 @@ pub(super) fn arg(
         direct: None,
         auto_name: None,
         default_ifs,
+        cross_name: None,
     };
     if arg.mcp.json.is_some() {
         // Offered as JSON, deserialized by serde: whatever parser the CLI

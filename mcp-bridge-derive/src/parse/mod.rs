@@ -38,7 +38,7 @@ pub(crate) fn from_syn<'a>(cx: &Ctxt, input: &'a syn::DeriveInput) -> Option<Inp
     };
     match &input.data {
         syn::Data::Struct(data) => {
-            let fields = fields(cx, &data.fields, casing);
+            let fields = fields(cx, &data.fields, casing, "");
             Some(Input::Struct(container, fields))
         }
         syn::Data::Enum(data) => {
@@ -142,9 +142,10 @@ fn option_text(expr: &Expr) -> Option<Text> {
     Some(Text::Expr(expr.clone()))
 }
 
-fn fields<'a>(cx: &Ctxt, fields: &'a syn::Fields, casing: Casing) -> Vec<Field<'a>> {
+/// The fields of a struct, or of the variant `scope` names.
+fn fields<'a>(cx: &Ctxt, fields: &'a syn::Fields, casing: Casing, scope: &str) -> Vec<Field<'a>> {
     let mut fields = all_fields(cx, fields, casing);
-    positional_names(&mut fields);
+    positional_names(&mut fields, scope);
     fields
 }
 
@@ -152,7 +153,7 @@ fn fields<'a>(cx: &Ctxt, fields: &'a syn::Fields, casing: Casing) -> Vec<Field<'
 /// name of a flag of the same command (`<input>` and `--input`, which clap
 /// tells apart by position) is offered as `<id>-positional`, and the flag
 /// keeps the name users type. An `#[mcp(name)]` on either opts out.
-fn positional_names(fields: &mut [Field<'_>]) {
+fn positional_names(fields: &mut [Field<'_>], scope: &str) {
     let flags: Vec<String> = fields
         .iter()
         .filter_map(|field| match &field.kind {
@@ -168,6 +169,28 @@ fn positional_names(fields: &mut [Field<'_>]) {
                 && flags.contains(&arg.property())
             {
                 arg.auto_name = Some(format!("{}-positional", arg.id));
+            }
+        }
+    }
+    // Across flattened structs, the same rule is decided where their
+    // flags are known: in a constant of the generated code.
+    let flattens = fields
+        .iter()
+        .any(|f| matches!(f.kind, FieldKind::Flatten { .. }));
+    for field in fields.iter_mut() {
+        if let FieldKind::Arg(arg) = &mut field.kind {
+            if flattens
+                && arg.positional
+                && arg.mcp.name.is_none()
+                && arg.auto_name.is_none()
+                && arg.exposed()
+            {
+                let id: String = arg
+                    .id
+                    .chars()
+                    .map(|c| if c.is_alphanumeric() { c } else { '_' })
+                    .collect();
+                arg.cross_name = Some(format!("__MCP_PROPERTY_{scope}_{id}"));
             }
         }
     }
@@ -284,7 +307,12 @@ fn variant<'a>(cx: &Ctxt, variant: &'a syn::Variant, casing: Casing) -> Variant<
     } else {
         match &variant.fields {
             syn::Fields::Unit => VariantKind::Unit,
-            syn::Fields::Named(_) => VariantKind::Named(fields(cx, &variant.fields, inner_casing)),
+            syn::Fields::Named(_) => VariantKind::Named(fields(
+                cx,
+                &variant.fields,
+                inner_casing,
+                &unraw(&variant.ident),
+            )),
             syn::Fields::Unnamed(_) => match newtype {
                 Some(ty) => VariantKind::Args(ty),
                 None => {
@@ -316,5 +344,6 @@ fn variant<'a>(cx: &Ctxt, variant: &'a syn::Variant, casing: Casing) -> Variant<
             .map(|expr| expr.span()),
         layer,
         kind,
+        builder_groups: relations::command_groups(cx, &items),
     }
 }

@@ -152,18 +152,18 @@ impl<T, P> ParserProbe<T, P> {
 
 pub trait ViaTypedParser {
     type Converter;
-    fn parser_converter(&self, value_type: ValueType) -> Self::Converter;
+    fn parser_converter(&self, value_type: ValueType, ignore_case: bool) -> Self::Converter;
 }
 impl<T, P: TypedValueParser> ViaTypedParser for &ParserProbe<T, P> {
     type Converter = ClapParser<P>;
-    fn parser_converter(&self, value_type: ValueType) -> ClapParser<P> {
-        ClapParser::new(self.take(), value_type)
+    fn parser_converter(&self, value_type: ValueType, ignore_case: bool) -> ClapParser<P> {
+        ClapParser::new(self.take(), value_type).ignore_case(ignore_case)
     }
 }
 
 pub trait ViaErasedParser {
     type Converter;
-    fn parser_converter(&self, value_type: ValueType) -> Self::Converter;
+    fn parser_converter(&self, value_type: ValueType, ignore_case: bool) -> Self::Converter;
 }
 impl<T, P> ViaErasedParser for ParserProbe<T, P>
 where
@@ -171,7 +171,7 @@ where
     P: Into<clap::builder::ValueParser>,
 {
     type Converter = ErasedParser<T>;
-    fn parser_converter(&self, value_type: ValueType) -> ErasedParser<T> {
-        ErasedParser::new(self.take().into(), value_type)
+    fn parser_converter(&self, value_type: ValueType, ignore_case: bool) -> ErasedParser<T> {
+        ErasedParser::new(self.take().into(), value_type).ignore_case(ignore_case)
     }
 }

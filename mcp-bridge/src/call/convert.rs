@@ -310,14 +310,19 @@ impl<T: PrimitiveInteger> Integer<T> {
     }
 
     fn expected(&self) -> String {
-        describe_range(self.min, self.max)
+        let range = describe_range(self.min, self.max);
+        if T::ZERO || self.min > 0 || self.max < 0 {
+            range
+        } else {
+            format!("{range}, other than 0")
+        }
     }
 
     fn check(&self, n: i128) -> Result<T, ValueProblem> {
         if n < self.min || n > self.max {
             return Err(ValueProblem::expected(self.expected()));
         }
-        T::try_from(n).map_err(|_| ValueProblem::expected(self.expected()))
+        T::from_wide(n).ok_or_else(|| ValueProblem::expected(self.expected()))
     }
 }
 
@@ -533,8 +538,9 @@ impl<T: From<String>> Converter for OneOf<T> {
             }
         });
         match found {
-            // clap stores the canonical spelling when matching case-insensitively.
-            Some(v) => Ok(T::from((*v).to_owned())),
+            // clap's `PossibleValuesParser` keeps the text as given, also
+            // when it matched without regard to case.
+            Some(_) => Ok(T::from(text.to_owned())),
             None => Err(ValueProblem::expected(self.expected())),
         }
     }
@@ -572,8 +578,45 @@ where
     }
     fn convert_text(&self, text: &str) -> Result<T, ValueProblem> {
         text.parse::<T>().map_err(|e| {
-            ValueProblem::expected(expected_of(&self.value_type)).because(e.to_string())
+            let expected = match &self.value_type {
+                ValueType::String(facets) if *facets == StringFacets::default() => {
+                    format!("a string `{}` reads", short_type_name::<T>())
+                }
+                other => expected_of(other),
+            };
+            ValueProblem::expected(expected).because(e.to_string())
         })
+    }
+}
+
+/// A type's name without its path (`Url` for `url::Url`), generic
+/// arguments kept short too.
+fn short_type_name<T>() -> String {
+    let full = std::any::type_name::<T>();
+    let mut out = String::with_capacity(full.len());
+    let mut word = String::new();
+    for c in full.chars() {
+        if c.is_alphanumeric() || c == '_' || c == ':' {
+            word.push(c);
+        } else {
+            out.push_str(word.rsplit("::").next().unwrap_or_default());
+            word.clear();
+            out.push(c);
+        }
+    }
+    out.push_str(word.rsplit("::").next().unwrap_or_default());
+    out
+}
+
+/// What a parser of the user's accepts, when it refused a value: the
+/// value's type alone could claim too much (an integer parser with a
+/// range of its own refuses integers of the type's range).
+fn parser_expected(value_type: &ValueType) -> String {
+    match value_type {
+        ValueType::Enum { .. } => expected_of(value_type),
+        ValueType::String(facets) if *facets != StringFacets::default() => expected_of(value_type),
+        ValueType::Integer { .. } => "an integer the argument's parser accepts".to_owned(),
+        other => format!("a {} the argument's parser accepts", other.json_type()),
     }
 }
 
@@ -610,6 +653,9 @@ static PARSER_CONTEXT: LazyLock<clap::Command> = LazyLock::new(|| clap::Command:
 pub struct ClapParser<P> {
     parser: P,
     value_type: ValueType,
+    /// `ignore_case` of the argument, which clap hands the parser with
+    /// the argument (a `PossibleValuesParser` reads it).
+    ignore_case: bool,
 }
 
 impl<P: TypedValueParser> ClapParser<P> {
@@ -618,9 +664,28 @@ impl<P: TypedValueParser> ClapParser<P> {
     /// `PossibleValuesParser`, makes it an enum of them).
     pub fn new(parser: P, value_type: ValueType) -> Self {
         let value_type = with_possible_values(value_type, parser.possible_values());
-        Self { parser, value_type }
+        Self {
+            parser,
+            value_type,
+            ignore_case: false,
+        }
+    }
+
+    /// The argument's `ignore_case`, handed to the parser as clap hands it.
+    pub fn ignore_case(mut self, ignore_case: bool) -> Self {
+        self.ignore_case = ignore_case;
+        self
     }
 }
+
+/// The arguments a parser is handed as context, by `ignore_case`: what
+/// clap gives it reads only that setting.
+static PARSER_ARGS: LazyLock<[clap::Arg; 2]> = LazyLock::new(|| {
+    [
+        clap::Arg::new("value"),
+        clap::Arg::new("value").ignore_case(true),
+    ]
+});
 
 /// A string type narrowed to the values a parser lists (hidden ones left
 /// out, as clap's help leaves them out).
@@ -656,10 +721,12 @@ impl<P: TypedValueParser> Converter for ClapParser<P> {
         self.convert_text(&text)
     }
     fn convert_text(&self, text: &str) -> Result<P::Value, ValueProblem> {
+        let arg = &PARSER_ARGS[usize::from(self.ignore_case)];
         self.parser
-            .parse_ref(&PARSER_CONTEXT, None, OsStr::new(text))
+            .parse_ref(&PARSER_CONTEXT, Some(arg), OsStr::new(text))
             .map_err(|error| {
-                ValueProblem::expected(expected_of(&self.value_type)).because(clap_reason(&error))
+                ValueProblem::expected(parser_expected(&self.value_type))
+                    .because(clap_reason(&error))
             })
     }
 }
@@ -673,6 +740,7 @@ impl<P: TypedValueParser> Converter for ClapParser<P> {
 pub struct ErasedParser<T> {
     parser: clap::builder::ValueParser,
     value_type: ValueType,
+    ignore_case: bool,
     _value: PhantomData<fn() -> T>,
 }
 
@@ -683,8 +751,15 @@ impl<T> ErasedParser<T> {
         Self {
             parser,
             value_type,
+            ignore_case: false,
             _value: PhantomData,
         }
+    }
+
+    /// The argument's `ignore_case`, as clap applies it.
+    pub fn ignore_case(mut self, ignore_case: bool) -> Self {
+        self.ignore_case = ignore_case;
+        self
     }
 }
 
@@ -705,12 +780,14 @@ impl<T: std::any::Any + Clone + Send + Sync + 'static> Converter for ErasedParse
             .arg(
                 clap::Arg::new(ID)
                     .value_parser(self.parser.clone())
+                    .ignore_case(self.ignore_case)
                     .allow_hyphen_values(true)
                     .required(true)
                     .num_args(1),
             );
-        let problem =
-            |reason: String| ValueProblem::expected(expected_of(&self.value_type)).because(reason);
+        let problem = |reason: String| {
+            ValueProblem::expected(parser_expected(&self.value_type)).because(reason)
+        };
         let mut matches = command
             .try_get_matches_from([text])
             .map_err(|error| problem(clap_reason(&error)))?;
@@ -740,14 +817,31 @@ fn json_text(value_type: &ValueType, value: &Value) -> Result<String, ValueProbl
 }
 
 /// The useful part of a clap value error: the parser's own message when
-/// there is one, else clap's first line without the `error:` prefix.
+/// there is one; else the values clap would take and its suggestion; else
+/// clap's first line without the `error:` prefix, nor the name of the
+/// stand-in argument the parser was run for (`for '<value>'`).
 fn clap_reason(error: &clap::Error) -> String {
+    use clap::error::{ContextKind, ContextValue};
     if let Some(source) = std::error::Error::source(error) {
         return source.to_string();
     }
+    let mut parts = Vec::new();
+    if let Some(ContextValue::Strings(valid)) = error.get(ContextKind::ValidValue) {
+        parts.push(format!("possible values: {}", valid.join(", ")));
+    }
+    if let Some(ContextValue::String(suggested)) = error.get(ContextKind::SuggestedValue) {
+        parts.push(format!("did you mean {suggested:?}?"));
+    }
+    if !parts.is_empty() {
+        return parts.join("; ");
+    }
     let rendered = error.render().to_string();
     let first = rendered.lines().next().unwrap_or_default();
-    first.strip_prefix("error: ").unwrap_or(first).to_owned()
+    let first = first.strip_prefix("error: ").unwrap_or(first);
+    match first.split_once(" for '<value>'") {
+        Some((before, after)) => format!("{before}{}", after.trim_start_matches(':')),
+        None => first.to_owned(),
+    }
 }
 
 /// Key=value pairs (`Vec<(K, V)>` with a key=value `value_parser`): a JSON
@@ -868,9 +962,13 @@ mod tests {
     }
 
     #[test]
-    fn one_of_keeps_the_canonical_spelling() {
+    fn one_of_gives_the_text_as_given_as_clap_does() {
+        // clap's `PossibleValuesParser` matches ignoring case and hands on
+        // the text it was given.
         let conv = OneOf::<String>::new(&["json", "text"], true);
-        assert_eq!(conv.convert_json(&json!("JSON")).unwrap(), "json");
+        assert_eq!(conv.convert_json(&json!("JSON")).unwrap(), "JSON");
+        let strict = OneOf::<String>::new(&["json", "text"], false);
+        assert!(strict.convert_json(&json!("JSON")).is_err());
         let problem = conv.convert_json(&json!("yaml")).unwrap_err();
         assert_eq!(problem.expected, "one of \"json\", \"text\"");
     }
@@ -888,6 +986,48 @@ mod tests {
         );
         let problem = conv.convert_json(&json!(11)).unwrap_err();
         assert!(problem.reason.is_some(), "clap's own reason is kept");
+    }
+
+    #[test]
+    fn refusals_say_what_the_parser_takes_not_the_types_range() {
+        // A range of the parser's own: the type's range would claim 0.
+        let ranged = ClapParser::new(
+            clap::value_parser!(u64).range(1..),
+            ValueType::integer(0, u64::MAX.into()),
+        );
+        let problem = ranged.convert_json(&json!(0)).unwrap_err();
+        assert_eq!(problem.expected, "an integer the argument's parser accepts");
+        let reason = problem.reason.unwrap();
+        assert!(reason.contains("0 is not in 1.."), "{reason}");
+        // A list of values: no stand-in argument named, the values listed.
+        let listed = ClapParser::new(
+            clap::builder::PossibleValuesParser::new(["fast", "slow"]),
+            ValueType::string(),
+        );
+        let problem = listed.convert_json(&json!("fats")).unwrap_err();
+        assert_eq!(problem.expected, "one of \"fast\", \"slow\"");
+        let reason = problem.reason.unwrap();
+        assert!(!reason.contains("<value>"), "{reason}");
+        assert!(reason.contains("did you mean \"fast\"?"), "{reason}");
+        // A `FromStr` type names itself.
+        #[derive(Debug)]
+        struct Even;
+        impl FromStr for Even {
+            type Err = String;
+            fn from_str(s: &str) -> Result<Self, String> {
+                s.parse::<u32>()
+                    .ok()
+                    .filter(|n| n % 2 == 0)
+                    .map(|_| Even)
+                    .ok_or_else(|| format!("{s} is not even"))
+            }
+        }
+        let problem = Parse::<Even>::new(ValueType::string())
+            .convert_json(&json!("3"))
+            .unwrap_err();
+        assert_eq!(problem.expected, "a string `Even` reads");
+        assert_eq!(problem.reason.as_deref(), Some("3 is not even"));
+        assert_eq!(short_type_name::<Vec<std::path::PathBuf>>(), "Vec<PathBuf>");
     }
 
     #[test]

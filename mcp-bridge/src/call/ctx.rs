@@ -406,6 +406,30 @@ impl<'a> BuildCtx<'a> {
         }
     }
 
+    /// An `Option<T>` marked `required = true`: missing, clap refuses it,
+    /// unless an argument that conflicts with it is given. The registry
+    /// then holds it required unless that one is given (checked before
+    /// the build), and it is `None` when left out.
+    pub fn required_optional<C: Converter>(
+        &self,
+        name: &str,
+        default: Texts<'_>,
+        missing: Texts<'_>,
+        conv: C,
+    ) -> Result<Option<C::Output>, ArgError> {
+        let property = self.property(name);
+        let waived = self
+            .tool
+            .params
+            .iter()
+            .any(|p| p.name == property && !p.required);
+        if waived {
+            self.optional(name, default, Some(missing), conv)
+        } else {
+            self.one(name, default, missing, conv).map(Some)
+        }
+    }
+
     /// An optional single value (`Option<T>`); a default still yields
     /// `Some`. `null` (`num_args = 0..=1`) gives the
     /// `default_missing_value`, or `None` when there is none, as clap does.
@@ -495,8 +519,13 @@ impl<'a> BuildCtx<'a> {
                 ));
             }
             return match default() {
+                // A default is split on the delimiter, as clap splits it.
                 Some(texts) if !texts.is_empty() => texts
                     .iter()
+                    .flat_map(|text| match delimiter {
+                        Some(d) => text.split(d).collect::<Vec<_>>(),
+                        None => vec![text.as_ref()],
+                    })
                     .map(|text| self.convert_default(name, &conv, text))
                     .collect::<Result<Vec<_>, _>>()
                     .map(Some),
@@ -657,6 +686,59 @@ impl<'a> BuildCtx<'a> {
                 other,
                 ValueProblem::expected("a boolean (true or false)"),
             )),
+        }
+    }
+
+    /// A boolean flag with a default of its own (`default_value_t =
+    /// true`): absent, the default's text (or its variable's, `default`
+    /// puts it first) parsed as clap parses it (`conv`); given, what the
+    /// flag sets.
+    #[doc(hidden)]
+    pub fn flag_default<C: Converter<Output = bool>>(
+        &self,
+        name: &str,
+        sets: bool,
+        default: Texts<'_>,
+        conv: C,
+    ) -> Result<bool, ArgError> {
+        let name = self.property(name);
+        // `false` is the flag not given, which the default answers (but a
+        // set variable, which `false` wins over: no command line says it).
+        let reads_env = self
+            .tool
+            .params
+            .iter()
+            .any(|p| p.name == name && p.env.is_some());
+        match self.get(name) {
+            Some(Value::Bool(false)) if !reads_env => {}
+            Some(_) => return self.flag(name, sets),
+            None => {}
+        }
+        match first(default) {
+            Some(text) => self.convert_default(name, &conv, &text),
+            None => Ok(!sets),
+        }
+    }
+
+    /// A counted flag with a default of its own (`default_value_t = 2`):
+    /// absent, the default's count.
+    #[doc(hidden)]
+    pub fn count_default<C: Converter<Output = u8>>(
+        &self,
+        name: &str,
+        default: Texts<'_>,
+        conv: C,
+    ) -> Result<u8, ArgError> {
+        let name = self.property(name);
+        match self.get(name) {
+            // 0 is the flag not given, which the default answers.
+            Some(value) if value.as_u64() == Some(0) => {}
+            Some(_) => return self.count(name),
+            None => {}
+        }
+        match first(default) {
+            Some(text) => self.convert_default(name, &conv, &text),
+            None => Ok(0),
         }
     }
 

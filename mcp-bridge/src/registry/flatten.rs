@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use crate::error::RegistryError;
 use crate::spec::relations::describe_rules;
-use crate::spec::{CommandSpec, ParamSpec, Pinned, Renamed, ToolSpec, ValueType};
+use crate::spec::{CommandSpec, ParamKind, ParamSpec, Pinned, Renamed, ToolSpec, ValueType};
 
 use super::examples::{self, Level};
 use super::rules::{
@@ -111,13 +111,35 @@ struct Inherited<'a> {
 /// check refuses that collision.
 fn properties(path: &[Inherited<'_>], own_depth: u32) -> (Vec<ParamSpec>, Vec<Renamed>) {
     let mut own = Vec::with_capacity(path.len());
+    let mut own_depths = Vec::with_capacity(path.len());
     let mut ancestors = Vec::new();
+    let mut ancestor_depths = Vec::new();
     let mut renamed = Vec::new();
+    // The last positional seen of each command, by depth.
+    let mut previous_positional: Vec<(u32, &ParamSpec)> = Vec::new();
     for entry in path {
         let shadow = path
             .iter()
             .find(|nearer| nearer.depth > entry.depth && nearer.param.name == entry.param.name);
         let mut param = entry.param.clone();
+        if param.kind == ParamKind::Positional {
+            let earlier = previous_positional
+                .iter()
+                .rposition(|(d, _)| *d == entry.depth);
+            if let Some(at) = earlier {
+                let earlier = previous_positional[at].1;
+                // On a command line a positional takes the first free
+                // place: a later one is only reached through the earlier.
+                // Not one given after `--` (`last`).
+                if !earlier.required
+                    && !param.last
+                    && !param.relations.requires.contains(&earlier.id)
+                {
+                    param.relations.requires.push(earlier.id.clone());
+                }
+            }
+            previous_positional.push((entry.depth, entry.param));
+        }
         if let Some(nearer) = shadow {
             if !renames_farther(nearer.param.global, param.global) {
                 continue;
@@ -137,12 +159,55 @@ fn properties(path: &[Inherited<'_>], own_depth: u32) -> (Vec<ParamSpec>, Vec<Re
         }
         if entry.depth == own_depth {
             own.push(param);
+            own_depths.push(entry.depth);
         } else {
             ancestors.push(param);
+            ancestor_depths.push(entry.depth);
         }
     }
     own.extend(ancestors);
+    own_depths.extend(ancestor_depths);
+    waive_required_by_conflicts(&mut own, &own_depths);
     (own, renamed)
+}
+
+/// clap does not ask for a required argument when one that conflicts with
+/// it (either side naming the other) is given: such an argument is
+/// required unless one of those is given, which the schema, the
+/// description and the call check then say as they say
+/// `required_unless_present_any`.
+fn waive_required_by_conflicts(params: &mut [ParamSpec], depths: &[u32]) {
+    for at in 0..params.len() {
+        if !params[at].required {
+            continue;
+        }
+        let param = &params[at];
+        let mut waivers: Vec<String> = param
+            .relations
+            .conflicts_with
+            .iter()
+            .filter(|id| **id != param.id)
+            .cloned()
+            .collect();
+        for (other, depth) in params.iter().zip(depths) {
+            let conflicts = *depth == depths[at]
+                && other.id != param.id
+                && other.relations.conflicts_with.contains(&param.id);
+            if conflicts && !waivers.contains(&other.id) {
+                waivers.push(other.id.clone());
+            }
+        }
+        if waivers.is_empty() {
+            continue;
+        }
+        let param = &mut params[at];
+        param.required = false;
+        for id in waivers {
+            if !param.relations.required_unless_any.contains(&id) {
+                param.relations.required_unless_any.push(id);
+            }
+        }
+    }
 }
 
 /// Says each conditional default (`default_value_if`) in its property's

@@ -23,14 +23,15 @@ pub(crate) fn augment(cmd: &mut CommandSpec, mut clap: clap::Command) {
         if members.is_empty() {
             continue;
         }
-        cmd.groups.push(GroupSpec {
-            id: group.get_id().to_string(),
-            members,
-            required: group.is_required_set(),
-            multiple: group.clone().is_multiple(),
-            conflicts_with: Vec::new(),
-            requires: Vec::new(),
-        });
+        let members: Vec<&str> = members.iter().map(String::as_str).collect();
+        cmd.declare_group(GroupSpec::new(
+            group.get_id().as_str(),
+            &members,
+            group.is_required_set(),
+            group.clone().is_multiple(),
+            &[],
+            &[],
+        ));
     }
 }
 
@@ -102,6 +103,7 @@ fn param(clap: &clap::Command, arg: &clap::Arg) -> Option<ParamSpec> {
     param.help.clone_from(&help);
     param.description = arg.get_long_help().map(ToString::to_string).or(help);
     param.global = arg.is_global_set();
+    param.last = arg.is_last_set();
     param.hidden = arg.is_hide_set();
     param.delimiter = arg.get_value_delimiter();
     param.aliases = arg

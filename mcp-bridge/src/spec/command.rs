@@ -353,6 +353,30 @@ impl CommandSpec {
         self.selector.insert(0, index);
     }
 
+    /// Declares a group (`#[group(...)]`, `#[command(group(...))]`): its
+    /// settings replace those of a group of that id made by an argument
+    /// joining it (a flattened struct's, which clap's build merges into the
+    /// declared one); its members join.
+    #[doc(hidden)]
+    pub fn declare_group(&mut self, group: GroupSpec) {
+        match self
+            .groups
+            .iter_mut()
+            .find(|g| g.id == group.id && g.implicit)
+        {
+            Some(made) => {
+                let mut members = std::mem::take(&mut made.members);
+                for member in group.members.iter().rev() {
+                    if !members.contains(member) {
+                        members.insert(0, member.clone());
+                    }
+                }
+                *made = GroupSpec { members, ..group };
+            }
+            None => self.groups.push(group),
+        }
+    }
+
     /// Adds arguments to group `id`, creating it with clap's defaults (not
     /// required, at most one member) when no declaration made it.
     #[doc(hidden)]
@@ -360,8 +384,9 @@ impl CommandSpec {
         let group = match self.groups.iter_mut().position(|g| g.id == id) {
             Some(index) => &mut self.groups[index],
             None => {
-                self.groups
-                    .push(GroupSpec::new(id, &[], false, false, &[], &[]));
+                let mut made = GroupSpec::new(id, &[], false, false, &[], &[]);
+                made.implicit = true;
+                self.groups.push(made);
                 self.groups.last_mut().expect("just pushed")
             }
         };
@@ -518,6 +543,11 @@ pub struct GroupSpec {
     /// Ids the group requires.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub requires: Vec<String>,
+    /// Made by an argument joining it (`#[arg(group = "x")]`) with clap's
+    /// defaults, not declared: a declaration of the id decides its
+    /// settings, wherever it comes.
+    #[serde(skip)]
+    pub implicit: bool,
 }
 
 impl GroupSpec {
@@ -538,6 +568,7 @@ impl GroupSpec {
             multiple,
             conflicts_with: owned(conflicts_with),
             requires: owned(requires),
+            implicit: false,
         }
     }
 }

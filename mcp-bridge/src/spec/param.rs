@@ -64,6 +64,9 @@ pub struct ParamSpec {
     pub help: Option<String>,
     /// `global = true`: offered on every subcommand below.
     pub global: bool,
+    /// `last = true`: a positional given after `--`, which an earlier
+    /// positional left out does not hold back.
+    pub last: bool,
     /// Hidden from the tool schema (`#[arg(hide = true)]`, `#[mcp(skip)]`).
     pub hidden: bool,
     /// What giving the argument does (clap's `ArgAction`).
@@ -387,6 +390,7 @@ impl ParamSpec {
             description: None,
             help: None,
             global: false,
+            last: false,
             hidden: false,
             action: ParamAction::Set,
             relations: ParamRelations::default(),
@@ -426,6 +430,8 @@ impl ParamSpec {
             param.min_items = min_items;
         }
         param.required = data.required;
+        // Before the defaults: a list's default is split on it.
+        param.delimiter = delimiter;
         param.set_default_text(match computed_defaults {
             Some(texts) => texts.into_iter().map(Into::into).collect(),
             None => data
@@ -451,7 +457,6 @@ impl ParamSpec {
         param.relations = data.relations.to_relations();
         param.set_env(data.env);
         param.nullable = data.nullable;
-        param.delimiter = delimiter;
         param.skipped = data.skipped;
         param.aliases = data.aliases.iter().map(|a| (*a).to_owned()).collect();
         param.short_aliases = data.short_aliases.to_vec();
@@ -586,7 +591,14 @@ impl ParamSpec {
     }
 
     pub(crate) fn set_default_text(&mut self, texts: Vec<String>) {
-        self.default_text = texts;
+        // A list's default is split on its delimiter, as clap splits it.
+        self.default_text = match (self.multiple, self.delimiter) {
+            (true, Some(d)) => texts
+                .iter()
+                .flat_map(|text| text.split(d).map(str::to_owned))
+                .collect(),
+            _ => texts,
+        };
         self.default = if self.multiple {
             (!self.default_text.is_empty()).then(|| {
                 Value::Array(
@@ -599,7 +611,9 @@ impl ParamSpec {
         } else {
             self.default_text
                 .first()
-                .filter(|text| !text.is_empty())
+                // `default_value = ""` is a default of a string; of a
+                // number it is no value the schema could show.
+                .filter(|text| !text.is_empty() || self.value_type.read_text(text).is_some())
                 .map(|text| self.value_type.typed_default(text))
         };
     }
@@ -614,6 +628,12 @@ impl ParamSpec {
     /// Marks the argument global.
     pub fn global(mut self, global: bool) -> Self {
         self.global = global;
+        self
+    }
+
+    /// Marks a positional given after `--` (`last = true`).
+    pub fn last(mut self, last: bool) -> Self {
+        self.last = last;
         self
     }
 

@@ -133,6 +133,9 @@ pub struct Param {
     pub global: bool,
     /// Not exposed (`hide`, `#[mcp(skip)]`).
     pub hidden: bool,
+    /// A positional argument (the positional/flag rule: a flag named as a
+    /// positional of its command keeps the name).
+    pub positional: bool,
     /// The field's site.
     pub site: u32,
     /// The field, for messages (``field `verbose` of `Cli` ``).

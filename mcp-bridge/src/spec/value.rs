@@ -154,12 +154,17 @@ impl ValueType {
     }
 }
 
-/// Primitive integer types and their full range.
-pub trait PrimitiveInteger: TryFrom<i128> + Sized {
-    /// The smallest value, widened.
+/// Primitive integer types and their full range, and the `NonZero` ones
+/// (clap reads both through `FromStr`).
+pub trait PrimitiveInteger: Sized {
+    /// The smallest value, widened (1 for an unsigned `NonZero`).
     const MIN: i128;
     /// The largest value, widened (capped at `i128::MAX` for `u128`).
     const MAX: i128;
+    /// Whether 0 is a value (not of a `NonZero` type).
+    const ZERO: bool = true;
+    /// The value `n`, when it is one of the type's.
+    fn from_wide(n: i128) -> Option<Self>;
 }
 
 macro_rules! primitive_integers {
@@ -168,10 +173,32 @@ macro_rules! primitive_integers {
             const MIN: i128 = <$t>::MIN as i128;
             #[allow(clippy::cast_possible_wrap)]
             const MAX: i128 = if (<$t>::MAX as u128) > i128::MAX as u128 { i128::MAX } else { <$t>::MAX as i128 };
+            fn from_wide(n: i128) -> Option<Self> {
+                <$t>::try_from(n).ok()
+            }
         }
     )*};
 }
 primitive_integers!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
+
+macro_rules! nonzero_integers {
+    ($($t:ty => $p:ty),*) => {$(
+        impl PrimitiveInteger for $t {
+            const MIN: i128 = if <$p as PrimitiveInteger>::MIN == 0 { 1 } else { <$p as PrimitiveInteger>::MIN };
+            const MAX: i128 = <$p as PrimitiveInteger>::MAX;
+            const ZERO: bool = false;
+            fn from_wide(n: i128) -> Option<Self> {
+                <$p>::try_from(n).ok().and_then(<$t>::new)
+            }
+        }
+    )*};
+}
+nonzero_integers!(
+    std::num::NonZeroI8 => i8, std::num::NonZeroI16 => i16, std::num::NonZeroI32 => i32,
+    std::num::NonZeroI64 => i64, std::num::NonZeroI128 => i128, std::num::NonZeroIsize => isize,
+    std::num::NonZeroU8 => u8, std::num::NonZeroU16 => u16, std::num::NonZeroU32 => u32,
+    std::num::NonZeroU64 => u64, std::num::NonZeroU128 => u128, std::num::NonZeroUsize => usize
+);
 
 /// "an integer from 1 to 5", "an integer ≥ 0", ...
 pub(crate) fn describe_range(min: i128, max: i128) -> String {

@@ -12,10 +12,10 @@ use serde_json::{json, Map, Value};
 
 use super::command_line::{argv, models, value_text, with_fixed, ParamModel, ToolModel};
 use crate::call::is_given;
+use crate::error::CallError;
 use crate::registry::Registry;
 use crate::spec::ValueType;
 use crate::traits::McpCommand;
-use crate::error::CallError;
 
 /// The seed of the spellings unless `MCP_BRIDGE_AGREEMENT_SEED` says
 /// otherwise.

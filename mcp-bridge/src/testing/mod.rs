@@ -601,10 +601,17 @@ fn compare_command(
             clap::ArgAction::SetTrue | clap::ArgAction::SetFalse | clap::ArgAction::Count
         );
         if !takes_flag {
+            // A list's default is split on its delimiter when clap adds
+            // it, as the values it gives.
+            let delimiter = arg.get_value_delimiter().filter(|_| param.multiple);
             let theirs: Vec<String> = arg
                 .get_default_values()
                 .iter()
                 .map(|v| v.to_string_lossy().into_owned())
+                .flat_map(|text| match delimiter {
+                    Some(d) => text.split(d).map(str::to_owned).collect(),
+                    None => vec![text],
+                })
                 .collect();
             differ(
                 "defaults",
@@ -620,6 +627,11 @@ fn compare_command(
             if !theirs.is_empty() {
                 let ours = match &param.value_type {
                     ValueType::Enum { values, .. } => values.clone(),
+                    // A boolean taking a value (`ArgAction::Set`): clap's
+                    // parser lists `true` and `false`.
+                    ValueType::Boolean if !param.action.is_flag() => {
+                        vec!["true".to_owned(), "false".to_owned()]
+                    }
                     _ => Vec::new(),
                 };
                 differ(

@@ -5,6 +5,7 @@
 //! values clap parses.
 
 pub mod conv;
+pub mod corners;
 pub mod forms;
 pub mod pkg;
 pub mod seek;

@@ -168,7 +168,13 @@ fn std_hashmap_with_value_parser_is_one_string_like_clap() {
     );
     assert_eq!(value.limits["mem"], 512);
     let error = arg_error::<StdMap>("stdmap", json!({ "limits": "cpu" }));
-    assert_invalid(&error, "stdmap", "limits", "a valid string", "\"cpu\"");
+    assert_invalid(
+        &error,
+        "stdmap",
+        "limits",
+        "a string the argument's parser accepts",
+        "\"cpu\"",
+    );
     assert_eq!(reason(&error), "`cpu` is not key=value");
 }
 

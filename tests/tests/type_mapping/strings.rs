@@ -121,7 +121,14 @@ fn empty_path_is_refused_like_clap() {
 #[test]
 fn from_str_errors_carry_the_parsers_message() {
     let error = arg_error::<Strings>("strings", json!({ "color": "red" }));
-    assert_invalid(&error, "strings", "color", "a valid string", "\"red\"");
+    // The type that reads the text is named.
+    assert_invalid(
+        &error,
+        "strings",
+        "color",
+        "a string `Rgb` reads",
+        "\"red\"",
+    );
     let why = reason(&error);
     assert_eq!(why, "`red` does not start with `#`");
     assert!(error.to_string().contains(&why));
@@ -137,7 +144,7 @@ fn value_parser_fn_errors_carry_the_parsers_message() {
         &error,
         "strings",
         "slug",
-        "a valid string",
+        "a string the argument's parser accepts",
         "\"Not A Slug\"",
     );
     let why = reason(&error);

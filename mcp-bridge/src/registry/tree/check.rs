@@ -8,7 +8,7 @@ use super::walk::{Prop, Table, ToolKeys, KEY_LAYERS, NO_PARENT};
 use crate::registry::rules::{
     is_exposed, is_runnable, offers, renames_farther, valid_segment, RENAME_SEPARATOR,
 };
-use crate::spec::tree::{ArgsNode, SubNode};
+use crate::spec::tree::{ArgsNode, Item, SubNode};
 
 /// Checks the subtree of a struct. With `is_parser` (the struct derives
 /// `clap::Parser`) it is a root, and its root name is known.
@@ -31,6 +31,43 @@ const KIND_PROPERTY: u8 = 4;
 const KIND_ROOT_KEY: u8 = 5;
 const KIND_FIXED: u8 = 6;
 const KIND_NO_TOOL: u8 = 7;
+
+/// The property of a positional argument named `own`, in a struct that
+/// flattens `flattened`: `renamed` (`<id>-positional`) when one of them
+/// (or a struct they flatten) has an exposed flag named `own` (the
+/// positional/flag rule across flattened structs: the flag keeps the
+/// name users type), else `own`.
+pub const fn positional_property(
+    own: &'static str,
+    renamed: &'static str,
+    flattened: &[&ArgsNode],
+) -> &'static str {
+    let mut i = 0;
+    while i < flattened.len() {
+        if has_flag(flattened[i], own) {
+            return renamed;
+        }
+        i += 1;
+    }
+    own
+}
+
+/// Whether `node` (or a struct it flattens) has an exposed flag `name`.
+const fn has_flag(node: &ArgsNode, name: &str) -> bool {
+    let mut i = 0;
+    while i < node.items.len() {
+        let found = match &node.items[i] {
+            Item::Param(param) => !param.positional && !param.hidden && str_eq(param.name, name),
+            Item::Flatten { node, .. } => has_flag(node, name),
+            _ => false,
+        };
+        if found {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
 
 const fn str_eq(a: &str, b: &str) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());

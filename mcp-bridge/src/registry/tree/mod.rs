@@ -34,7 +34,7 @@ mod name;
 mod report;
 mod walk;
 
-pub use check::{check_args, check_sub, IsParser, NotParser};
+pub use check::{check_args, check_sub, positional_property, IsParser, NotParser};
 pub use list::{tools_of_root, CheckedTool};
 pub use msg::Msg;
 pub use report::{fail_at, CheckReport};
