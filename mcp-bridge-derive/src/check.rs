@@ -491,7 +491,8 @@ fn check_defaults(cx: &Ctxt, arg: &Arg) {
         );
     };
     match &arg.default {
-        DefaultValue::None => {}
+        // Evaluated when the table is built.
+        DefaultValue::None | DefaultValue::TextsOf(_) => {}
         DefaultValue::Texts(texts) => {
             for expr in texts {
                 if let Some(text) = lit_str(expr) {

@@ -46,6 +46,9 @@ pub(crate) struct Layer {
     pub(crate) version: Option<Text>,
     /// `alias`, `visible_aliases`...: names clap also accepts.
     pub(crate) aliases: Vec<String>,
+    /// `mut_arg(id, f)`: changes to an argument, evaluated through clap's
+    /// `Arg` after the arguments are added, as clap applies them.
+    pub(crate) mut_args: Vec<(Expr, Expr)>,
     pub(crate) mcp: McpAttrs,
 }
 
@@ -296,6 +299,9 @@ pub(crate) enum DefaultValue {
     None,
     /// `default_value = "..."` / `default_values = [...]`: texts.
     Texts(Vec<Expr>),
+    /// `default_values = EXPR` (a constant list): evaluated through clap's
+    /// `Arg::default_values`.
+    TextsOf(Expr),
     /// `default_value_t [= expr]`: displayed at run time.
     ValueT(Option<Expr>),
     /// `default_values_t = expr`.
@@ -420,10 +426,18 @@ impl Arg {
         }
     }
 
-    /// Whether the argument can never change the value: a `()` field, or
-    /// a help or version flag. Such arguments are no property of a tool.
+    /// Whether the argument can never change the value: a help or version
+    /// flag, or a `()` field that no relation ties to another argument (one
+    /// that does, `--characters` overriding `--no-characters`, changes what
+    /// the other gives). Such arguments are no property of a tool.
     pub(crate) fn inert(&self) -> bool {
-        self.action == Action::Info || matches!(self.direct, Some(DirectValue::Unit))
+        self.action == Action::Info
+            || matches!(self.direct, Some(DirectValue::Unit)) && !self.relations.ties()
+    }
+
+    /// Whether the field is `()`: clap takes the argument and stores nothing.
+    pub(crate) fn direct_is_unit(&self) -> bool {
+        matches!(self.direct, Some(DirectValue::Unit))
     }
 
     /// Whether the argument is a property of its tool: not hidden, not
@@ -454,6 +468,18 @@ pub(crate) struct ArgRelations {
 }
 
 impl ArgRelations {
+    /// Whether any relation ties the argument to another.
+    pub(crate) fn ties(&self) -> bool {
+        !(self.conflicts_with.is_empty()
+            && self.requires.is_empty()
+            && self.required_unless_any.is_empty()
+            && self.required_unless_all.is_empty()
+            && self.required_if_eq.is_empty()
+            && !self.exclusive
+            && self.overrides_with.is_empty()
+            && self.groups.is_empty())
+    }
+
     /// Whether the argument is required only under a condition.
     pub(crate) fn is_conditional(&self) -> bool {
         !self.required_unless_any.is_empty()
@@ -515,7 +541,11 @@ pub(crate) enum VariantKind<'a> {
     Subcommand(Type),
     /// `#[command(flatten)]`: the inner enum's variants at this level.
     Flatten(Type),
-    /// `#[command(skip)]`, `#[command(external_subcommand)]`: not a tool.
+    /// `#[command(external_subcommand)]` over `Vec<T>` (`String` or
+    /// `OsString`): a tool taking a command the CLI does not define, by
+    /// name, and its arguments; `T` is held.
+    External(Type),
+    /// `#[command(skip)]`: not a tool.
     NotATool,
 }
 

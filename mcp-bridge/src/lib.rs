@@ -165,6 +165,34 @@ pub mod __private {
         }
     }
 
+    /// `default_values = EXPR`: the texts clap's `Arg::default_values`
+    /// keeps of it.
+    pub fn default_values_of(
+        values: impl IntoIterator<Item = impl Into<clap::builder::OsStr>>,
+    ) -> Vec<Cow<'static, str>> {
+        clap::Arg::new("value")
+            .default_values(values)
+            .get_default_values()
+            .iter()
+            .map(|value| Cow::Owned(value.to_string_lossy().into_owned()))
+            .collect()
+    }
+
+    /// `#[command(mut_arg(id, f))]`: `f`'s change to the argument, read
+    /// through clap's `Arg`.
+    pub fn mut_arg(
+        cmd: &mut CommandSpec,
+        id: impl AsRef<str>,
+        f: impl FnOnce(clap::Arg) -> clap::Arg,
+    ) {
+        crate::spec::clap_args::mut_arg(cmd, id.as_ref(), f);
+    }
+
+    /// `#[command(external_subcommand)]`: see [`CommandSpec::make_external`].
+    pub fn external_subcommand(cmd: &mut CommandSpec) {
+        cmd.make_external();
+    }
+
     pub fn value_enum_name<T: clap::ValueEnum>(value: &T) -> String {
         value
             .to_possible_value()

@@ -1004,6 +1004,13 @@ fn corners_build_what_clap_parses_and_say_it_in_the_schema() {
     // A flag's property says whether it is given (`false`: left out).
     assert_eq!(list["properties"]["quote"]["default"], false);
     assert_eq!(list["properties"]["separator"]["default"], "");
+    // `default_values = CONSTANT`, evaluated as clap evaluates it.
+    assert_eq!(list["properties"]["widths"]["default"], json!([8, 16]));
+    // `mut_arg`: the variant's change to a flattened argument's help.
+    assert_eq!(
+        read["properties"]["stdin"]["description"],
+        "Read the standard input as well"
+    );
     // l: ignore_case with a constant list gives the value as given.
     same::<Corners>(
         "corners_list",
@@ -1050,6 +1057,50 @@ fn corners_build_what_clap_parses_and_say_it_in_the_schema() {
         "size",
         "expected an integer ≥ 1, got 0",
     );
+    // A requirement is waived by an argument in conflict with its target,
+    // as clap waives it.
+    same::<Corners>(
+        "corners_show",
+        json!({"edit": true, "render": "page.md"}),
+        &["corners", "show", "--edit", "--render", "page.md"],
+    );
+    refused::<Corners>(
+        "corners_show",
+        json!({"edit": true}),
+        "edit",
+        "requires `page`",
+    );
+    // r: an external subcommand is a tool taking the command and its words.
+    let plugin = schema::<Corners>("corners_plugin");
+    assert_eq!(plugin["required"], json!(["command"]), "{plugin}");
+    assert_eq!(plugin["properties"]["args"]["type"], "array");
+    let built = same::<Corners>(
+        "corners_plugin",
+        json!({"command": "lint", "args": ["--fix", "src"]}),
+        &["corners", "lint", "--fix", "src"],
+    );
+    assert_eq!(
+        built.command,
+        CornersCommand::Plugin(vec!["lint".into(), "--fix".into(), "src".into()])
+    );
+    refused::<Corners>(
+        "corners_plugin",
+        json!({"command": "copy"}),
+        "command",
+        "one of this CLI's own commands",
+    );
+    refused::<Corners>(
+        "corners_plugin",
+        json!({"command": "help"}),
+        "command",
+        "own",
+    );
+    refused::<Corners>(
+        "corners_plugin",
+        json!({"command": "-v"}),
+        "command",
+        "option",
+    );
     // q: a value that may be left out: `null` is `--color` alone.
     same::<Corners>(
         "corners_toggle",
@@ -1060,5 +1111,20 @@ fn corners_build_what_clap_parses_and_say_it_in_the_schema() {
         "corners_toggle",
         json!({"color": false}),
         &["corners", "toggle", "--color=false"],
+    );
+    // A `()` flag that overrides another is a property (alone it changes
+    // nothing; with the other, the call has no order to say which wins).
+    let toggle = schema::<Corners>("corners_toggle");
+    assert_eq!(toggle["properties"]["panel"]["type"], "boolean", "{toggle}");
+    same::<Corners>(
+        "corners_toggle",
+        json!({"panel": true}),
+        &["corners", "toggle", "--panel"],
+    );
+    refused::<Corners>(
+        "corners_toggle",
+        json!({"panel": true, "no-panel": true}),
+        "panel",
+        "no-panel",
     );
 }

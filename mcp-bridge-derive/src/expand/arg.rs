@@ -21,6 +21,7 @@ pub(super) fn default_texts(p: &Private, arg: &Arg) -> TokenStream {
         DefaultValue::Texts(texts) => {
             quote!(#p::Some(#p::vec![#(#p::Cow::Borrowed(#texts)),*]))
         }
+        DefaultValue::TextsOf(expr) => quote!(#p::Some(#p::default_values_of(#expr))),
         DefaultValue::ValueT(Some(expr)) => {
             let shown = display(quote!({ let __v: #inner = #expr; __v }));
             quote!(#p::Some(#p::vec![#shown]))

@@ -42,6 +42,11 @@ pub(super) fn enum_build(
             VariantKind::Unit => {
                 arms.push(quote!(#p::Some(#index) => #p::Ok(Self::#vident),));
             }
+            VariantKind::External(item) => {
+                arms.push(quote! {
+                    #p::Some(#index) => #p::Ok(Self::#vident(__ctx.external_words::<#item>()?)),
+                });
+            }
             VariantKind::Named(fields) => {
                 let construct = construct_fields(p, fields, quote!(Self::#vident));
                 arms.push(quote!(#p::Some(#index) => #p::Ok(#construct),));

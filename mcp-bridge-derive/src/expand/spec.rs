@@ -36,10 +36,22 @@ pub(super) fn struct_augment(
         !has_flatten,
     ));
     let layer = layer_tokens(p, &container.layer);
+    let muts = mut_arg_tokens(p, &container.layer, &quote!(__cmd));
     quote! {
         #augment
+        #muts
         __cmd.apply(&#layer);
     }
+}
+
+/// `mut_arg(id, f)` calls, after the arguments are added (as clap's derive
+/// applies them).
+fn mut_arg_tokens(p: &Private, layer: &Layer, target: &TokenStream) -> TokenStream {
+    let calls = layer
+        .mut_args
+        .iter()
+        .map(|(id, f)| quote!(#p::mut_arg(&mut #target, #id, #f);));
+    quote!(#(#calls)*)
 }
 
 /// The body of an enum's `mcp_augment_subcommands(__cmd)`: one command
@@ -54,6 +66,7 @@ pub(super) fn enum_augment(
         let index = index as u32;
         let name = variant.name_tokens();
         let vlayer = layer_tokens(p, &variant.layer);
+        let muts = mut_arg_tokens(p, &variant.layer, &quote!(__sub));
         match &variant.kind {
             VariantKind::NotATool => continue,
             VariantKind::Flatten(ty) => {
@@ -72,6 +85,17 @@ pub(super) fn enum_augment(
                     index,
                     TokenStream::new(),
                     &vlayer,
+                    &muts,
+                ));
+            }
+            VariantKind::External(_) => {
+                augments.push(subcommand_node(
+                    p,
+                    &name,
+                    index,
+                    quote!(#p::external_subcommand(&mut __sub);),
+                    &vlayer,
+                    &muts,
                 ));
             }
             VariantKind::Named(fields) => {
@@ -83,7 +107,7 @@ pub(super) fn enum_augment(
                     &arg_groups(fields),
                     false,
                 ));
-                augments.push(subcommand_node(p, &name, index, augment, &vlayer));
+                augments.push(subcommand_node(p, &name, index, augment, &vlayer, &muts));
             }
             VariantKind::Args(ty) => {
                 let groups = group_specs(
@@ -97,14 +121,14 @@ pub(super) fn enum_augment(
                     #p::ArgsOf::<#ty>::mcp_augment(&mut __sub);
                     #groups
                 };
-                augments.push(subcommand_node(p, &name, index, augment, &vlayer));
+                augments.push(subcommand_node(p, &name, index, augment, &vlayer, &muts));
             }
             VariantKind::Subcommand(ty) => {
                 let augment = quote! {
                     __sub.subcommand_required = true;
                     <#ty as #p::McpSubcommand>::mcp_augment_subcommands(&mut __sub);
                 };
-                augments.push(subcommand_node(p, &name, index, augment, &vlayer));
+                augments.push(subcommand_node(p, &name, index, augment, &vlayer, &muts));
             }
         }
     }
@@ -132,11 +156,13 @@ fn subcommand_node(
     index: u32,
     augment: TokenStream,
     layer: &TokenStream,
+    muts: &TokenStream,
 ) -> TokenStream {
     quote! {{
         let mut __sub = #p::CommandSpec::new(#name);
         __sub.route_step(#index);
         #augment
+        #muts
         __sub.apply(&#layer);
         __cmd.subcommands.push(__sub);
     }}
@@ -303,6 +329,10 @@ fn augment_fields(p: &Private, fields: &[Field<'_>], cmd: TokenStream) -> TokenS
 fn param_spec(p: &Private, arg: &Arg) -> TokenStream {
     let id = &arg.id;
     let value_type = match (arg.action, &arg.value) {
+        (Action::SetTrue | Action::SetFalse, _) if arg.direct_is_unit() => {
+            quote!(#p::ValueType::Boolean)
+        }
+        (Action::Count, _) if arg.direct_is_unit() => quote!(#p::value_types::integer::<u8>()),
         // Hidden, and its type may have no JSON conversion at all.
         _ if arg.direct.is_some() => quote!(#p::ValueType::string()),
         (Action::SetTrue | Action::SetFalse, _) => quote!(#p::ValueType::Boolean),

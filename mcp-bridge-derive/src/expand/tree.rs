@@ -135,7 +135,8 @@ pub(super) fn for_enum(
         let site = sites.add(variant.name_span.unwrap_or_else(|| vident.span()));
         let kind = match &variant.kind {
             VariantKind::NotATool => continue,
-            VariantKind::Unit => quote!(#tree::VariantKind::Unit),
+            // Its two properties are checked with the table.
+            VariantKind::Unit | VariantKind::External(_) => quote!(#tree::VariantKind::Unit),
             VariantKind::Named(fields) => {
                 let items = items(p, fields, &format!("{ident}::{vident}"), &mut sites);
                 quote!(#tree::VariantKind::Fields(&[#(#items),*]))

@@ -102,12 +102,21 @@ pub(super) fn arg(
                 }
             }
             keys::DEFAULT_VALUES => {
-                if let Some(Expr::Array(array)) = item.expr() {
-                    default = DefaultValue::Texts(array.elems.iter().cloned().collect());
-                } else if let Some(Expr::Reference(r)) = item.expr() {
-                    if let Expr::Array(array) = &*r.expr {
+                let literal = match item.expr() {
+                    Some(Expr::Array(array)) => Some(array),
+                    Some(Expr::Reference(r)) => match &*r.expr {
+                        Expr::Array(array) => Some(array),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                match (literal, item.expr()) {
+                    (Some(array), _) => {
                         default = DefaultValue::Texts(array.elems.iter().cloned().collect());
                     }
+                    // A constant list, evaluated as clap evaluates it.
+                    (None, Some(expr)) => default = DefaultValue::TextsOf(expr.clone()),
+                    (None, None) => {}
                 }
             }
             keys::DEFAULT_VALUE_T => default = DefaultValue::ValueT(item.expr().cloned()),

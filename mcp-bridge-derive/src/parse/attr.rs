@@ -64,6 +64,7 @@ pub(crate) mod keys {
     pub(crate) const REQUIRED: &str = "required";
     pub(crate) const GLOBAL: &str = "global";
     pub(crate) const LAST: &str = "last";
+    pub(crate) const MUT_ARG: &str = "mut_arg";
     pub(crate) const HELP: &str = "help";
     pub(crate) const LONG_HELP: &str = "long_help";
     pub(crate) const IGNORE_CASE: &str = "ignore_case";

@@ -99,6 +99,11 @@ fn layer(cx: &Ctxt, attrs: &[syn::Attribute], items: &[ClapItem], place: McpPlac
                 }
             }
             keys::HIDE => layer.hide = Some(item.bool_value()),
+            keys::MUT_ARG => {
+                if let Some([id, f]) = item.call_args().as_deref() {
+                    layer.mut_args.push((id.clone(), f.clone()));
+                }
+            }
             keys::VERSION => {
                 layer.version = Some(match item.expr() {
                     Some(expr) => Text::Expr(expr.clone()),
@@ -286,8 +291,19 @@ fn variant<'a>(cx: &Ctxt, variant: &'a syn::Variant, casing: Casing) -> Variant<
             .iter()
             .any(|i| i.kind == ClapAttrKind::Command && i.is(key))
     };
-    let kind = if command_key(keys::SKIP) || command_key(keys::EXTERNAL_SUBCOMMAND) {
+    let kind = if command_key(keys::SKIP) {
         VariantKind::NotATool
+    } else if command_key(keys::EXTERNAL_SUBCOMMAND) {
+        match newtype.as_ref().and_then(ty::vec_inner) {
+            Some(item) => VariantKind::External(item.clone()),
+            None => {
+                cx.error_at(
+                    variant,
+                    "an `external_subcommand` variant holds `Vec<String>` or `Vec<OsString>`, as clap requires",
+                );
+                VariantKind::NotATool
+            }
+        }
     } else if command_key(keys::FLATTEN) {
         match newtype {
             Some(ty) => VariantKind::Flatten(ty),

@@ -58,7 +58,7 @@ pub(crate) fn option_inner(ty: &Type) -> Option<&Type> {
     single_arg(ty, "Option")
 }
 
-fn vec_inner(ty: &Type) -> Option<&Type> {
+pub(crate) fn vec_inner(ty: &Type) -> Option<&Type> {
     single_arg(ty, "Vec")
 }
 

@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 
 use super::convert::{describe_value, expected_of, json_integer, Converter, KeyValue};
 use crate::error::{ArgError, Problem, ValueProblem};
-use crate::spec::{Arity, ParamAction, ParamSpec, ToolSpec};
+use crate::spec::{Arity, ParamAction, ParamSpec, ToolSpec, EXTERNAL_ARGS, EXTERNAL_COMMAND};
 
 /// A default as clap would store it: texts parsed like user input.
 pub type DefaultTexts = Option<Vec<Cow<'static, str>>>;
@@ -404,6 +404,78 @@ impl<'a> BuildCtx<'a> {
             Pick::Null => self.convert(name, &conv, &Value::Null),
             Pick::Absent => Err(self.missing(name, &conv)),
         }
+    }
+
+    /// The words of an external subcommand (`#[command(external_subcommand)]`):
+    /// the command's name, then its arguments, as clap hands them to the
+    /// variant. A name clap would give to one of the CLI's own commands
+    /// (or to `help`), an empty one, or one a command line would read as a
+    /// flag is refused.
+    pub fn external_words<T: From<String>>(&self) -> Result<Vec<T>, ArgError> {
+        let command = self.property(EXTERNAL_COMMAND);
+        let name = match self.get(command) {
+            Some(Value::String(name)) => name,
+            Some(other) => {
+                return Err(self.invalid(command, other, ValueProblem::expected("a string")))
+            }
+            None => {
+                return Err(ArgError::new(
+                    &self.tool.name,
+                    Some(command),
+                    Problem::Missing {
+                        expected: "a string".to_owned(),
+                    },
+                ))
+            }
+        };
+        let taken = self.tool.external.as_deref().unwrap_or_default();
+        let refused = if name.is_empty() {
+            Some("a command has a name".to_owned())
+        } else if name.starts_with('-') {
+            Some("a command line reads it as an option, not a command".to_owned())
+        } else if taken.contains(name) {
+            Some(format!(
+                "`{name}` is one of this CLI's own commands: call its own tool"
+            ))
+        } else {
+            None
+        };
+        if let Some(reason) = refused {
+            let value = Value::String(name.clone());
+            return Err(self.invalid(
+                command,
+                &value,
+                ValueProblem::expected("the name of a command this CLI does not define")
+                    .because(reason),
+            ));
+        }
+        let mut words = vec![T::from(name.clone())];
+        let args = self.property(EXTERNAL_ARGS);
+        match self.get(args) {
+            None => {}
+            Some(Value::Array(items)) => {
+                for (at, item) in items.iter().enumerate() {
+                    match item {
+                        Value::String(word) => words.push(T::from(word.clone())),
+                        other => {
+                            return Err(self.invalid(
+                                &format!("{args}[{at}]"),
+                                other,
+                                ValueProblem::expected("a string"),
+                            ))
+                        }
+                    }
+                }
+            }
+            Some(other) => {
+                return Err(self.invalid(
+                    args,
+                    other,
+                    ValueProblem::expected("an array of strings"),
+                ))
+            }
+        }
+        Ok(words)
     }
 
     /// An `Option<T>` marked `required = true`: missing, clap refuses it,

@@ -121,7 +121,8 @@ pub(crate) fn check(tool: &ToolSpec, args: &Map<String, Value>) -> Result<(), Ar
     }
     for param in &given {
         for target in &param.relations.requires {
-            if !any_given(target) {
+            // Met by the target, or waived by one in conflict with it.
+            if !ids.meeting(target).into_iter().any(&is) {
                 return Err(relation_error(
                     tool,
                     &param.name,
@@ -244,6 +245,7 @@ mod tests {
             renamed: Vec::new(),
             unoffered: Vec::new(),
             pinned: Vec::new(),
+            external: None,
         }
     }
 

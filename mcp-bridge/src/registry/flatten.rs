@@ -5,7 +5,9 @@ use std::collections::HashMap;
 
 use crate::error::RegistryError;
 use crate::spec::relations::describe_rules;
-use crate::spec::{CommandSpec, ParamKind, ParamSpec, Pinned, Renamed, ToolSpec, ValueType};
+use crate::spec::{
+    CommandSpec, ParamKind, ParamSpec, Pinned, Renamed, ToolSpec, ValueType, EXTERNAL_COMMAND,
+};
 
 use super::examples::{self, Level};
 use super::rules::{
@@ -325,7 +327,11 @@ fn collect_tools<'a>(
             renamed,
             unoffered: hidden.iter().map(|param| (*param).clone()).collect(),
             pinned: Vec::new(),
+            external: node.external.then(|| external_taken(levels)),
         };
+        if let Some(taken) = &tool.external {
+            describe_external(&mut tool.params, taken);
+        }
         describe_default_ifs(&mut tool);
         for param in tool.params.iter().filter(|p| p.values.is_some()) {
             if !matches!(param.value_type, crate::spec::ValueType::String(_)) {
@@ -417,6 +423,37 @@ fn collect_tools<'a>(
 
     route.truncate(route_len);
     levels.pop();
+}
+
+/// The names an external subcommand's tool may not be given: its parent's
+/// own commands (names and aliases) and clap's `help`, which a command
+/// line gives to those.
+fn external_taken(levels: &[Level<'_>]) -> Vec<String> {
+    let mut taken = vec!["help".to_owned()];
+    if let Some(parent) = levels.len().checked_sub(2).map(|at| levels[at].node) {
+        for sibling in parent.subcommands.iter().filter(|s| !s.external) {
+            taken.push(sibling.name.clone());
+            taken.extend(sibling.aliases.iter().cloned());
+        }
+    }
+    taken.sort();
+    taken.dedup();
+    taken
+}
+
+/// Names the commands an external subcommand's `command` may not be, when
+/// they are few enough to list.
+fn describe_external(params: &mut [ParamSpec], taken: &[String]) {
+    const LISTED: usize = 12;
+    let Some(command) = params.iter_mut().find(|p| p.id == EXTERNAL_COMMAND) else {
+        return;
+    };
+    if taken.len() <= LISTED {
+        let names: Vec<String> = taken.iter().map(|n| format!("`{n}`")).collect();
+        command.note(format!("(not one of the CLI's own: {})", names.join(", ")));
+    } else {
+        command.note("(not one of the CLI's own commands)".to_owned());
+    }
 }
 
 /// The most examples a tool's description shows.

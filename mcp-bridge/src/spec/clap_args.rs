@@ -195,3 +195,57 @@ fn value_type(arg: &clap::Arg) -> ValueType {
     }
     ValueType::string()
 }
+
+/// `#[command(mut_arg(id, f))]`: the change `f` makes to the argument `id`
+/// of `cmd`, read through clap's own `Arg`: an `Arg` holding what the
+/// parameter holds (help, whether hidden or required, defaults, variable)
+/// is handed to `f`, and what it changed is taken back. An id the command
+/// does not have is left alone (clap panics on it when it builds, which
+/// `assert_parity` shows).
+pub(crate) fn mut_arg(cmd: &mut CommandSpec, id: &str, f: impl FnOnce(clap::Arg) -> clap::Arg) {
+    let Some(param) = cmd.params.iter_mut().find(|p| p.id == id) else {
+        return;
+    };
+    let mut before = clap::Arg::new(id.to_owned())
+        .hide(param.hidden)
+        .required(param.required)
+        .default_values(param.default_text.clone());
+    if let Some(help) = &param.help {
+        before = before.help(help.clone());
+    }
+    if let Some(env) = &param.env {
+        before = before.env(env.clone());
+    }
+    let after = f(before);
+    let help = after
+        .get_long_help()
+        .or(after.get_help())
+        .map(ToString::to_string);
+    if help != param.help {
+        // The description is the help, unless `#[mcp(description)]` gave
+        // another; what was added after the help (values, notes) stays.
+        let rest = match (&param.description, &param.help) {
+            (Some(description), Some(old)) => description.strip_prefix(old.as_str()),
+            (None, None) => Some(""),
+            _ => None,
+        };
+        if let Some(rest) = rest {
+            param.description = match &help {
+                Some(help) => Some(format!("{help}{rest}")),
+                None => Some(rest.trim_start().to_owned()).filter(|r| !r.is_empty()),
+            };
+        }
+        param.help = help;
+    }
+    param.hidden = after.is_hide_set();
+    param.required = after.is_required_set();
+    let defaults: Vec<String> = after
+        .get_default_values()
+        .iter()
+        .map(|v| v.to_string_lossy().into_owned())
+        .collect();
+    if defaults != param.default_text {
+        param.set_default_text(defaults);
+    }
+    param.env = after.get_env().map(|v| v.to_string_lossy().into_owned());
+}

@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use super::ParamSpec;
+use super::{ParamSpec, ValueType};
 
 /// One command of the CLI as clap would build it: its name, help texts,
 /// arguments and subcommands.
@@ -47,7 +47,18 @@ pub struct CommandSpec {
     /// variant indices each enum on the way consumes.
     #[serde(skip)]
     pub(crate) selector: Vec<u32>,
+    /// `#[command(external_subcommand)]`: stands for the commands the
+    /// parent does not define (plugins), given by name (property
+    /// `command`) with their arguments (`args`); clap has no command of
+    /// this node's name.
+    #[serde(skip)]
+    pub external: bool,
 }
+
+/// The property naming the command of an external subcommand's tool.
+pub(crate) const EXTERNAL_COMMAND: &str = "command";
+/// The property holding the arguments of an external subcommand's tool.
+pub(crate) const EXTERNAL_ARGS: &str = "args";
 
 /// Refinements given with `#[mcp(...)]` on a command.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
@@ -336,7 +347,33 @@ impl CommandSpec {
             mcp: McpAttrs::default(),
             groups: Vec::new(),
             selector: Vec::new(),
+            external: false,
         }
+    }
+
+    /// Makes this node the parent's external subcommand
+    /// (`#[command(external_subcommand)]`): a tool taking the name of a
+    /// command the CLI does not define and its arguments, which clap hands
+    /// the variant as `[name, args...]`.
+    pub fn make_external(&mut self) {
+        self.external = true;
+        if self.about.is_none() {
+            self.about = Some(
+                "Runs a command this CLI does not define itself (an external subcommand, \
+                 such as a plugin), with its arguments"
+                    .to_owned(),
+            );
+        }
+        self.params.push(
+            ParamSpec::positional(EXTERNAL_COMMAND, ValueType::string())
+                .required(true)
+                .description(Some("The command's name")),
+        );
+        self.params.push(
+            ParamSpec::positional(EXTERNAL_ARGS, ValueType::string())
+                .multiple(None)
+                .description(Some("Its arguments, each a word of its command line")),
+        );
     }
 
     /// Adds a step to the route from the parent: this command is the
@@ -646,6 +683,11 @@ pub struct ToolSpec {
     /// `mcp serve`): not offered; their values join every call's.
     #[serde(skip)]
     pub(crate) pinned: Vec<Pinned>,
+    /// An external subcommand's tool ([`CommandSpec::external`]): the
+    /// names of the parent's own commands (and clap's `help`), which a
+    /// command line would give to those, so a call may not name them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub external: Option<Vec<String>>,
 }
 
 /// A command line from a command's doc comment: a line starting with

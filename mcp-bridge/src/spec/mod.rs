@@ -22,7 +22,7 @@ pub use command::{
     CommandLayer, CommandSpec, DocExample, DocOutcome, FixedValue, GroupSpec, McpAttrs,
     OutputFormat, OutputType, TaskSupport, ToolHints, ToolSpec,
 };
-pub(crate) use command::{Pinned, Renamed};
+pub(crate) use command::{Pinned, Renamed, EXTERNAL_ARGS, EXTERNAL_COMMAND};
 pub use param::{DefaultIf, ParamAction, ParamKind, ParamRelations, ParamSpec};
 #[doc(hidden)]
 pub use param::{ParamData, RelationData};

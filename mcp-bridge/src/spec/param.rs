@@ -579,8 +579,8 @@ impl ParamSpec {
         self
     }
 
-    /// Sets the default from clap's textual default(s); empty strings and
-    /// empty lists are not shown, as in `--help`.
+    /// Sets the default from clap's textual default(s); an empty list is
+    /// not shown, as in `--help`.
     pub fn default_text<I, S>(mut self, texts: I) -> Self
     where
         I: IntoIterator<Item = S>,

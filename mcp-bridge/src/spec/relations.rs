@@ -57,6 +57,27 @@ impl<'a> Ids<'a> {
         }
     }
 
+    /// What a requirement of `id` is met by: its members, and (as clap
+    /// waives a missing required argument when one that conflicts with it
+    /// is given) the arguments in conflict with one of them, either side
+    /// naming the other.
+    pub(crate) fn meeting(&self, id: &str) -> Vec<&'a ParamSpec> {
+        let mut out = self.members(id);
+        let targets: Vec<&str> = out.iter().map(|p| p.id.as_str()).collect();
+        for other in &self.tool.params {
+            let conflicts = targets.iter().any(|target| {
+                other.relations.conflicts_with.iter().any(|c| c == target)
+                    || self
+                        .param(target)
+                        .is_some_and(|t| t.relations.conflicts_with.contains(&other.id))
+            });
+            if conflicts && !out.iter().any(|p| p.id == other.id) {
+                out.push(other);
+            }
+        }
+        out
+    }
+
     /// How an id reads in a message: `prop`, or `one of a, b`.
     pub(crate) fn describe(&self, id: &str) -> String {
         match (self.param(id), self.group(id)) {
@@ -169,7 +190,7 @@ pub(crate) fn schema_rules(tool: &ToolSpec) -> Vec<Value> {
             }
         }
         for target in &relations.requires {
-            let members = ids.members(target);
+            let members = ids.meeting(target);
             if !members.is_empty() {
                 rules.push(json!({ "if": given_schema(param), "then": any_of(&members) }));
             }

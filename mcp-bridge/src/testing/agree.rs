@@ -14,7 +14,7 @@ use super::command_line::{argv, models, value_text, with_fixed, ParamModel, Tool
 use crate::call::is_given;
 use crate::error::CallError;
 use crate::registry::Registry;
-use crate::spec::ValueType;
+use crate::spec::{ToolSpec, ValueType, EXTERNAL_ARGS, EXTERNAL_COMMAND};
 use crate::traits::McpCommand;
 
 /// The seed of the spellings unless `MCP_BRIDGE_AGREEMENT_SEED` says
@@ -60,7 +60,13 @@ where
     };
     let mut root = C::command();
     root.build();
-    let tools = match models(&root, registry.tools()) {
+    // An external subcommand's tool has no command of its own in clap.
+    let (external, own): (Vec<&ToolSpec>, Vec<&ToolSpec>) =
+        registry.tools().partition(|t| t.external.is_some());
+    for tool in external {
+        check_external::<C>(&registry, tool, &mut report);
+    }
+    let tools = match models(&root, own.into_iter()) {
         Ok(tools) => tools,
         Err(error) => {
             report.disagreements.push(error);
@@ -90,6 +96,75 @@ where
             .push(format!("... and {more} more disagreements"));
     }
     report
+}
+
+/// The calls of an external subcommand's tool: a command the CLI does not
+/// define, alone and with arguments (hyphenated ones too), which must
+/// build what the same command line builds; and names a command line
+/// would not give it (the CLI's own commands, an empty one, an option),
+/// which must be refused.
+fn check_external<C>(registry: &Registry<C>, tool: &ToolSpec, report: &mut Agreement)
+where
+    C: McpCommand + clap::Parser + Debug,
+{
+    const PLUGIN: &str = "mcp-bridge-agreement-plugin";
+    let name = &tool.name;
+    let call = |args: Value| registry.build(name, args.as_object().expect("an object"));
+    // Other required properties (an ancestor's): not generated here.
+    let alone = tool
+        .params
+        .iter()
+        .all(|p| !p.required || p.name == EXTERNAL_COMMAND);
+    let mut said: Vec<Vec<String>> = vec![
+        vec![],
+        vec!["a b".into(), "--flag".into(), "-x".into(), "7".into()],
+    ];
+    if !alone {
+        said.clear();
+        report.unsayable += 1;
+    }
+    for args in said {
+        let json = json!({ EXTERNAL_COMMAND: PLUGIN, EXTERNAL_ARGS: args });
+        let mut words: Vec<String> = tool.path[..tool.path.len() - 1].to_vec();
+        words.push(PLUGIN.to_owned());
+        words.extend(args);
+        let ours = call(json.clone());
+        let theirs = C::try_parse_from(&words);
+        report.compared += 1;
+        let agree = match (&ours, &theirs) {
+            (Ok(ours), Ok(theirs)) => format!("{ours:?}") == format!("{theirs:?}"),
+            (Err(_), Err(_)) => true,
+            _ => false,
+        };
+        if !agree {
+            let ours = ours.map_or_else(|e| format!("refused: {e}"), |v| format!("{v:?}"));
+            let theirs = theirs.map_or_else(
+                |e| format!("refused ({:?})", e.kind()),
+                |v| format!("{v:?}"),
+            );
+            report.disagreements.push(format!(
+                "tool `{name}`: {json}\n      command line: {words:?}\n      clap:       {theirs}\n      mcp-bridge: {ours}"
+            ));
+        }
+    }
+    let taken = tool.external.as_deref().unwrap_or_default();
+    let mut refused: Vec<Value> = taken
+        .iter()
+        .take(3)
+        .map(|own| json!({ EXTERNAL_COMMAND: own }))
+        .collect();
+    refused.push(json!({ EXTERNAL_COMMAND: "" }));
+    refused.push(json!({ EXTERNAL_COMMAND: "--flag" }));
+    refused.push(json!({}));
+    for json in refused {
+        report.compared += 1;
+        if let Ok(value) = call(json.clone()) {
+            report.disagreements.push(format!(
+                "tool `{name}`: {json}: no command line gives an external subcommand this name; \
+                 mcp-bridge builds {value:?}"
+            ));
+        }
+    }
 }
 
 /// One generated call: its arguments and the variables set for it.
@@ -440,6 +515,14 @@ where
     };
     if agree {
         return Outcome::Agree;
+    }
+    // A parser that reads the clock (`--delay 7`: seven seconds from now)
+    // gives clap itself another value each time: nothing to compare.
+    if let Ok(first) = &theirs {
+        if C::try_parse_from(&words).is_ok_and(|again| format!("{again:?}") != format!("{first:?}"))
+        {
+            return Outcome::Unsayable;
+        }
     }
     let theirs = match &theirs {
         Ok(value) => format!("{value:?}"),

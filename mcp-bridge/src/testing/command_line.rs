@@ -348,6 +348,9 @@ pub fn argv(
     // `app say -v -q` does not.
     let globals_first = rng.coin();
     let mut greedy_given = false;
+    // A flag of several values that takes hyphenated ones: it takes all
+    // that follows it (`-c cmd --flag --`), so it goes last.
+    let mut swallowing: Option<Vec<String>> = None;
     // Ancestors' arguments that are not global, by the level declaring them.
     let mut at_level: Vec<Vec<Vec<String>>> = vec![Vec::new(); tool.words.len()];
     let texts = |value: &Value| -> Result<Vec<String>, String> {
@@ -375,8 +378,14 @@ pub fn argv(
         if tokens.is_empty() {
             continue;
         }
-        greedy_given |= p.greedy;
         let is_bare = value.is_null() && !p.require_equals;
+        if p.greedy && p.hyphen_values && p.ancestor_level.is_none() && !is_bare {
+            if swallowing.replace(tokens).is_some() {
+                return Err("two options take all that follows them".into());
+            }
+            continue;
+        }
+        greedy_given |= p.greedy;
         if let Some(level) = p.ancestor_level {
             at_level[level].push(tokens);
         } else if is_bare {
@@ -425,6 +434,7 @@ pub fn argv(
         }
     }
     let positional_tokens: Vec<String> = positionals.into_iter().flat_map(|(_, v)| v).collect();
+    let positional_given = !positional_tokens.is_empty() || !last.is_empty();
     // A bare `--indent` followed by a positional would take it as its value:
     // put other flags after it, or escape the positionals, or (when `--`
     // belongs to a `last` argument) put the positionals first.
@@ -450,6 +460,12 @@ pub fn argv(
     if !last.is_empty() {
         out.push("--".to_owned());
         out.extend(last);
+    }
+    if let Some(tokens) = swallowing {
+        if positional_given || out.iter().any(|w| w == "--") {
+            return Err("an option taking hyphenated values takes what follows it".into());
+        }
+        out.extend(tokens);
     }
     Ok(out)
 }
@@ -521,6 +537,22 @@ fn flag_tokens(
         if texts.iter().all(|t| !t.is_empty() && !t.contains(d)) {
             return value_tokens(tool, p, &texts.join(&d.to_string()), rng);
         }
+    }
+    // A list taking hyphenated values takes every word after it, a second
+    // `--flag` too: all its values go in one use.
+    if p.greedy && p.hyphen_values && texts.len() > 1 {
+        let per_use = p
+            .spec
+            .arity
+            .and_then(|a| a.max)
+            .map_or(usize::MAX, |max| max as usize);
+        if texts.len() > per_use {
+            return Err(format!("`{}`: more values than one use takes", p.name()));
+        }
+        let mut tokens = vec![name(rng)?];
+        tokens.extend(texts);
+        tokens.extend(p.terminator.clone());
+        return Ok(tokens);
     }
     // A list set once (`action = Set`, `num_args = 1..=2`) takes its
     // values in one occurrence: `--revs a b`; more than it takes go in a

@@ -112,7 +112,11 @@ pub fn assert_parity<C: McpCommand + CommandFactory>() {
 /// refused: no command line says it.
 ///
 /// The check sets the variables the CLI's `env` arguments read, one call
-/// at a time, and puts them back afterwards.
+/// at a time, and puts them back afterwards. A command line that clap
+/// itself parses to two different values (a parser reading the clock:
+/// `--delay 7` as seven seconds from now) is not compared. An external
+/// subcommand's tool is given a command the CLI does not define, alone and
+/// with arguments, and the names a command line would give elsewhere.
 ///
 /// ```
 /// use clap::Parser;
@@ -662,7 +666,25 @@ fn compare_command(
             )),
         }
     }
-    for mine in &ours.subcommands {
+    // An external subcommand (`#[command(external_subcommand)]`) is no
+    // command of clap's, which takes any name it does not define.
+    let external = ours.subcommands.iter().any(|s| s.external);
+    if external != clap.is_allow_external_subcommands_set() {
+        out.push(format!(
+            "`{at}` external subcommands: clap {}, our spec {}",
+            if clap.is_allow_external_subcommands_set() {
+                "takes them"
+            } else {
+                "takes none"
+            },
+            if external {
+                "has a tool for them"
+            } else {
+                "has none"
+            },
+        ));
+    }
+    for mine in ours.subcommands.iter().filter(|s| !s.external) {
         if clap.find_subcommand(&mine.name).is_none() {
             out.push(format!(
                 "`{at}` subcommand `{}`: not in clap's command",

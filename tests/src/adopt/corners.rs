@@ -5,8 +5,10 @@
 //! constant list of values, two optional positionals, a runnable parent
 //! and its child sharing an option's name, a required positional waived by
 //! a conflicting flag, `NonZero` integers, a `bool` set with a value that
-//! may be left out, and an empty default.
+//! may be left out, an empty default, and plugins through an external
+//! subcommand.
 
+use std::ffi::OsString;
 use std::num::{NonZeroU64, NonZeroU8};
 
 use clap::{ArgAction, ArgGroup, Args, Parser, Subcommand, ValueEnum};
@@ -22,6 +24,9 @@ pub enum Kind {
     /// A link
     Link,
 }
+
+/// Default widths, a constant list.
+pub const WIDTHS: &[&str] = &["8", "16"];
 
 /// The sort orders, listed in a constant.
 pub const ORDERS: [&str; 3] = ["TOP", "new", "Old"];
@@ -50,6 +55,7 @@ pub struct Corners {
 pub enum CornersCommand {
     /// Read inputs
     #[command(group(ArgGroup::new("source").multiple(true)))]
+    #[command(mut_arg("stdin", |arg| arg.help("Read the standard input as well")))]
     Read {
         /// The input
         input: Option<String>,
@@ -79,6 +85,9 @@ pub enum CornersCommand {
         /// A separator, empty by default
         #[arg(long, default_value = "")]
         separator: String,
+        /// Column widths
+        #[arg(long, default_values = WIDTHS)]
+        widths: Vec<u16>,
     },
     /// Copy one path to another
     Copy {
@@ -107,11 +116,41 @@ pub enum CornersCommand {
         #[arg(long, default_value = "1")]
         level: NonZeroU8,
     },
+    /// Show a page, or render a file
+    Show {
+        /// The page
+        page: Vec<String>,
+        /// Edit the page (a file to render stands in for it)
+        #[arg(long, requires = "page")]
+        edit: bool,
+        /// Render a file instead
+        #[arg(long, conflicts_with = "page")]
+        render: Option<String>,
+    },
+    /// Run a command with its arguments, or list what would run
+    Exec {
+        /// The command and its arguments: all that follows
+        #[arg(short, long, num_args = 1.., allow_hyphen_values = true)]
+        command: Option<Vec<String>>,
+        /// List instead
+        #[arg(long)]
+        list: bool,
+    },
+    /// Commands of plugins, installed apart
+    #[command(external_subcommand)]
+    Plugin(Vec<OsString>),
     /// A switch that takes a value, or none
     Toggle {
         /// Whether to color (`--color`, `--color=false`)
         #[arg(long, action = ArgAction::Set, num_args = 0..=1, default_missing_value = "true", default_value = "false")]
         color: bool,
+        /// Hide the panel
+        #[arg(long)]
+        no_panel: bool,
+        /// Show the panel: the default, and what `--no-panel` before it
+        /// is undone by
+        #[arg(long, action = ArgAction::SetTrue, overrides_with = "no_panel")]
+        panel: (),
     },
 }
 
