@@ -275,7 +275,8 @@ def run(entry):
         "crate": entry["crate"],
         "version": entry["version"],
         "derives": changed,
-        "compiled": "error: could not compile" not in output and "error[" not in output,
+        # Built (its dependencies' build scripts too) and run.
+        "compiled": re.search(r"^\s*Running ", output, re.M) is not None,
         "tools": "",
         "parity": "",
         "agreement": "",
@@ -332,6 +333,9 @@ def main():
             and result["agreement"].startswith("passes")
         )
         failed |= not ok
+        # The whole output, to read: WORK/<crate>.log.
+        with open(os.path.join(WORK, f"{entry['crate']}.log"), "w") as f:
+            f.write(result["output"])
         if not ok or os.environ.get("ADOPT_REAL_VERBOSE"):
             print(result["output"][-6000:])
         print(

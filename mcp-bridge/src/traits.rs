@@ -298,6 +298,10 @@ impl<T: McpArgs + McpRoot + clap::Parser> McpCommand for T {
     fn command_spec() -> CommandSpec {
         let mut root = CommandSpec::new(T::mcp_root_name());
         T::mcp_augment(&mut root);
+        // Doc comments rendered as markdown: the texts as clap has them.
+        if crate::spec::markdown::clap_renders_markdown() {
+            crate::spec::markdown::take_texts(&mut root, &T::command());
+        }
         root
     }
 }

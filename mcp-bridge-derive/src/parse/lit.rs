@@ -28,6 +28,19 @@ pub(crate) fn str_literal(expr: &Expr) -> Option<String> {
             lit: syn::Lit::Str(s),
             ..
         }) => Some(s.value()),
+        // `stringify!(Name)`, `concat!("a", "b")`: the text the compiler
+        // makes of them, known here (a name, string literals).
+        Expr::Macro(mac) if mac.mac.path.is_ident("stringify") => {
+            let ident: syn::Ident = mac.mac.parse_body().ok()?;
+            Some(ident.to_string())
+        }
+        Expr::Macro(mac) if mac.mac.path.is_ident("concat") => {
+            let parts = mac
+                .mac
+                .parse_body_with(Punctuated::<Expr, Token![,]>::parse_terminated)
+                .ok()?;
+            parts.iter().map(str_literal).collect()
+        }
         _ => None,
     }
 }
@@ -35,10 +48,9 @@ pub(crate) fn str_literal(expr: &Expr) -> Option<String> {
 /// `"a"`, `["a", "b"]`, `&["a", "b"]`, `vec!["a"]`.
 pub(crate) fn str_literals(expr: &Expr) -> Option<Vec<String>> {
     match expr {
-        Expr::Lit(syn::ExprLit {
-            lit: syn::Lit::Str(s),
-            ..
-        }) => Some(vec![s.value()]),
+        Expr::Lit(_) | Expr::Macro(_) if str_literal(expr).is_some() => {
+            str_literal(expr).map(|s| vec![s])
+        }
         Expr::Array(array) => array.elems.iter().map(str_literal).collect(),
         Expr::Reference(reference) => str_literals(&reference.expr),
         Expr::Paren(paren) => str_literals(&paren.expr),

@@ -221,22 +221,7 @@ pub(crate) fn mut_arg(cmd: &mut CommandSpec, id: &str, f: impl FnOnce(clap::Arg)
         .get_long_help()
         .or(after.get_help())
         .map(ToString::to_string);
-    if help != param.help {
-        // The description is the help, unless `#[mcp(description)]` gave
-        // another; what was added after the help (values, notes) stays.
-        let rest = match (&param.description, &param.help) {
-            (Some(description), Some(old)) => description.strip_prefix(old.as_str()),
-            (None, None) => Some(""),
-            _ => None,
-        };
-        if let Some(rest) = rest {
-            param.description = match &help {
-                Some(help) => Some(format!("{help}{rest}")),
-                None => Some(rest.trim_start().to_owned()).filter(|r| !r.is_empty()),
-            };
-        }
-        param.help = help;
-    }
+    param.replace_help(help);
     param.hidden = after.is_hide_set();
     param.required = after.is_required_set();
     let defaults: Vec<String> = after

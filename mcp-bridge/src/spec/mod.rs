@@ -10,6 +10,7 @@ pub(crate) mod clap_args;
 mod command;
 #[doc(hidden)]
 pub mod known;
+pub(crate) mod markdown;
 mod param;
 pub(crate) mod pins;
 pub(crate) mod relations;

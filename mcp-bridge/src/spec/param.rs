@@ -477,6 +477,27 @@ impl ParamSpec {
         });
     }
 
+    /// Replaces the help text (clap's, once changed or rendered): the
+    /// description follows it, unless `#[mcp(description)]` gave another;
+    /// what was added after the help (values, notes) stays.
+    pub(crate) fn replace_help(&mut self, help: Option<String>) {
+        if help == self.help {
+            return;
+        }
+        let rest = match (&self.description, &self.help) {
+            (Some(description), Some(old)) => description.strip_prefix(old.as_str()),
+            (None, None) => Some(""),
+            _ => None,
+        };
+        if let Some(rest) = rest {
+            self.description = match &help {
+                Some(help) => Some(format!("{help}{rest}")),
+                None => Some(rest.trim_start().to_owned()).filter(|r| !r.is_empty()),
+            };
+        }
+        self.help = help;
+    }
+
     /// Adds what each value of an enum means, when its doc comments say
     /// (`(todo: Not started; done: Finished)`): cheaper in bytes than a
     /// `oneOf` of `const`s with descriptions, and read the same way.

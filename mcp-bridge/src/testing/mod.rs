@@ -561,10 +561,15 @@ fn compare_command(
             format!("{:?}", param.help),
             format!("{:?}", styled(arg.get_long_help().or(arg.get_help()))),
         );
+        // A field of one value set with several words per use
+        // (`Option<String>`, `num_args = 0..`) keeps the first: a call gives
+        // that one, so it is no list.
+        let one_kept = !param.multiple && matches!(arg.get_action(), clap::ArgAction::Set);
         let clap_multiple = matches!(arg.get_action(), clap::ArgAction::Append)
-            || arg
-                .get_num_args()
-                .is_some_and(|range| range.max_values() > 1);
+            || !one_kept
+                && arg
+                    .get_num_args()
+                    .is_some_and(|range| range.max_values() > 1);
         // A `Vec` field set once with one value is an array of at most one
         // item: as clap, it takes no list.
         let ours_multiple = param.multiple && param.max_items.is_none_or(|max| max > 1);
@@ -589,7 +594,11 @@ fn compare_command(
             param.action.is_flag(),
             matches!(param.value_type, ValueType::Map { .. }),
         ) {
-            let max = range.max_values();
+            let max = if one_kept {
+                range.max_values().min(1)
+            } else {
+                range.max_values()
+            };
             let theirs = (
                 range.min_values() as u64,
                 (max != usize::MAX).then_some(max as u64),

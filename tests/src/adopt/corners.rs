@@ -123,8 +123,8 @@ pub enum CornersCommand {
         /// Edit the page (a file to render stands in for it)
         #[arg(long, requires = "page")]
         edit: bool,
-        /// Render a file instead
-        #[arg(long, conflicts_with = "page")]
+        /// Render a file instead (the id written as some CLIs write it)
+        #[arg(long, conflicts_with = stringify!(page))]
         render: Option<String>,
     },
     /// Run a command with its arguments, or list what would run
@@ -147,6 +147,10 @@ pub enum CornersCommand {
         /// Hide the panel
         #[arg(long)]
         no_panel: bool,
+        /// Listen on a socket, named or not (a field of one value that
+        /// clap lets take several words: it keeps the first)
+        #[arg(long, default_missing_value = "sk", num_args = 0..)]
+        listen: Option<String>,
         /// Show the panel: the default, and what `--no-panel` before it
         /// is undone by
         #[arg(long, action = ArgAction::SetTrue, overrides_with = "no_panel")]
