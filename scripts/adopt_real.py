@@ -237,6 +237,10 @@ def debug_stubs(output, src):
             continue
         with open(path, encoding="utf-8") as f:
             text = f.read()
+        # rustc names it from the crate root (`cli::FileType`) when its
+        # name alone is ambiguous; the file declaring the field has it by
+        # its name.
+        ty = ty.split("::")[-1]
         stub = f"impl ::std::fmt::Debug for {ty}"
         if stub in text:
             continue

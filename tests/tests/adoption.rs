@@ -1004,6 +1004,8 @@ fn corners_build_what_clap_parses_and_say_it_in_the_schema() {
     // A flag's property says whether it is given (`false`: left out).
     assert_eq!(list["properties"]["quote"]["default"], false);
     assert_eq!(list["properties"]["separator"]["default"], "");
+    // A parser that panics (the command line crashes): the call is refused.
+    refused::<Corners>("corners_list", json!({"info": "top"}), "info", "panicked");
     // `default_values = CONSTANT`, evaluated as clap evaluates it.
     assert_eq!(list["properties"]["widths"]["default"], json!([8, 16]));
     // `mut_arg`: the variant's change to a flattened argument's help.
@@ -1069,6 +1071,24 @@ fn corners_build_what_clap_parses_and_say_it_in_the_schema() {
         json!({"edit": true}),
         "edit",
         "requires `page`",
+    );
+    // A default that follows a group (any member given, or set by its
+    // variable), said in the description.
+    let convert = same::<Corners>(
+        "corners_convert",
+        json!({"naive": true}),
+        &["corners", "convert", "--naive"],
+    );
+    assert!(matches!(
+        convert.command,
+        CornersCommand::Convert { ref actions, .. } if actions.german
+    ));
+    let convert = schema::<Corners>("corners_convert");
+    assert!(
+        convert["properties"]["german"]["description"]
+            .as_str()
+            .is_some_and(|d| d.contains("when `prefer-original` or `naive` is given")),
+        "{convert}"
     );
     // r: an external subcommand is a tool taking the command and its words.
     let plugin = schema::<Corners>("corners_plugin");

@@ -240,9 +240,12 @@ fn build_value(p: &Private, arg: &Arg) -> TokenStream {
     let delimiter = delimiter_tokens(p, arg.delimiter.as_ref());
     let arity = arity_tokens(p, arg);
     match (arg.action, arg.shape, &arg.value) {
-        // A flag with a default of its own: absent, the default (after
-        // its variable).
-        (Action::SetTrue | Action::SetFalse, _, _) if arg.default.is_some() => {
+        // A flag with a default of its own, or one that follows other
+        // arguments (`default_value_if`): absent, the default (after its
+        // variable).
+        (Action::SetTrue | Action::SetFalse, _, _)
+            if arg.default.is_some() || !arg.default_ifs.is_empty() =>
+        {
             let sets = arg.action == Action::SetTrue;
             quote_spanned!(span=> __ctx.flag_default(#name, #sets, #defaults, #conv)?)
         }
@@ -253,9 +256,11 @@ fn build_value(p: &Private, arg: &Arg) -> TokenStream {
                 None => quote!(__ctx.flag(#name, #sets)?),
             }
         }
-        (Action::Count, _, _) if arg.default.is_some() => quote_spanned! {span=>
-            ::core::convert::From::from(__ctx.count_default(#name, #defaults, #p::convert::Integer::<u8>::new())?)
-        },
+        (Action::Count, _, _) if arg.default.is_some() || !arg.default_ifs.is_empty() => {
+            quote_spanned! {span=>
+                ::core::convert::From::from(__ctx.count_default(#name, #defaults, #p::convert::Integer::<u8>::new())?)
+            }
+        }
         (Action::Count, _, _) => match &arg.env {
             Some(env) => quote_spanned! {span=>
                 ::core::convert::From::from(__ctx.count_env(#name, #env, #p::convert::Integer::<u8>::new())?)

@@ -226,7 +226,19 @@ impl<'a> BuildCtx<'a> {
     /// none.
     fn values_for_defaults(&self, id: &str, of: &ParamSpec, depth: u8) -> Option<Vec<String>> {
         let params = &self.tool.params;
-        let at = params.iter().position(|p| p.id == id)?;
+        let Some(at) = params.iter().position(|p| p.id == id) else {
+            // A group's id: the values its members hold.
+            let group = self.tool.groups.iter().find(|g| g.id == id)?;
+            if depth > 8 {
+                return None;
+            }
+            let held: Vec<Vec<String>> = group
+                .members
+                .iter()
+                .filter_map(|member| self.values_for_defaults(member, of, depth + 1))
+                .collect();
+            return (!held.is_empty()).then(|| held.concat());
+        };
         let other = &params[at];
         match self.args.get(&other.name) {
             Some(Value::Null) => return Some(Vec::new()),

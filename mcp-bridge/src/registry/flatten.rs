@@ -237,7 +237,21 @@ fn describe_default_ifs(tool: &mut ToolSpec) {
                 .iter()
                 .map(|rule| {
                     let other = tool.params.iter().find(|p| p.id == rule.arg);
-                    let name = other.map_or(rule.arg.as_str(), |p| p.name.as_str());
+                    // A group's id: any of its members.
+                    let members = tool.groups.iter().find(|g| g.id == rule.arg).map(|g| {
+                        let names: Vec<&str> = g
+                            .members
+                            .iter()
+                            .filter_map(|m| tool.params.iter().find(|p| &p.id == m))
+                            .map(|p| p.name.as_str())
+                            .collect();
+                        names.join("` or `")
+                    });
+                    let name = match (other, &members) {
+                        (Some(p), _) => p.name.as_str(),
+                        (None, Some(members)) => members.as_str(),
+                        (None, None) => rule.arg.as_str(),
+                    };
                     let boolean = other.is_some_and(|p| p.value_type == ValueType::Boolean);
                     rule.describe(name, boolean)
                 })

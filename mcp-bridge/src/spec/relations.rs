@@ -59,18 +59,19 @@ impl<'a> Ids<'a> {
 
     /// What a requirement of `id` is met by: its members, and (as clap
     /// waives a missing required argument when one that conflicts with it
-    /// is given) the arguments in conflict with one of them, either side
-    /// naming the other.
+    /// is given) the arguments in conflict with `id` itself, either side
+    /// naming the other; for a group, with the group (its members'
+    /// conflicts are theirs, not the group's).
     pub(crate) fn meeting(&self, id: &str) -> Vec<&'a ParamSpec> {
         let mut out = self.members(id);
-        let targets: Vec<&str> = out.iter().map(|p| p.id.as_str()).collect();
+        let own: &[String] = match (self.param(id), self.group(id)) {
+            (Some(param), _) => &param.relations.conflicts_with,
+            (None, Some(group)) => &group.conflicts_with,
+            (None, None) => &[],
+        };
         for other in &self.tool.params {
-            let conflicts = targets.iter().any(|target| {
-                other.relations.conflicts_with.iter().any(|c| c == target)
-                    || self
-                        .param(target)
-                        .is_some_and(|t| t.relations.conflicts_with.contains(&other.id))
-            });
+            let conflicts =
+                other.relations.conflicts_with.iter().any(|c| c == id) || own.contains(&other.id);
             if conflicts && !out.iter().any(|p| p.id == other.id) {
                 out.push(other);
             }

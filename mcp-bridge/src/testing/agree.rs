@@ -129,7 +129,12 @@ where
         words.push(PLUGIN.to_owned());
         words.extend(args);
         let ours = call(json.clone());
-        let theirs = C::try_parse_from(&words);
+        let theirs = clap_parse::<C>(&words).unwrap_or_else(|panic| {
+            Err(clap::Error::raw(
+                clap::error::ErrorKind::InvalidValue,
+                panic,
+            ))
+        });
         report.compared += 1;
         let agree = match (&ours, &theirs) {
             (Ok(ours), Ok(theirs)) => format!("{ours:?}") == format!("{theirs:?}"),
@@ -495,7 +500,20 @@ where
         return Outcome::Unsayable;
     };
     with_fixed(tool, &mut words);
-    let theirs = C::try_parse_from(&words);
+    let theirs = match clap_parse::<C>(&words) {
+        Ok(parsed) => parsed,
+        // The CLI's own parser panics on this value: its command line
+        // crashes, and the build must refuse (it catches the panic).
+        Err(panic) => {
+            return match &ours {
+                Err(_) => Outcome::Agree,
+                Ok(value) => Outcome::Differ(format!(
+                    "tool `{name}`: {json}{env}\n      command line: {words:?}\n      clap:       \
+                     its parser panicked: {panic}\n      mcp-bridge: {value:?}"
+                )),
+            };
+        }
+    };
     if let Err(e) = &theirs {
         use clap::error::ErrorKind;
         if matches!(
@@ -519,9 +537,10 @@ where
     // A parser that reads the clock (`--delay 7`: seven seconds from now)
     // gives clap itself another value each time: nothing to compare.
     if let Ok(first) = &theirs {
-        if C::try_parse_from(&words).is_ok_and(|again| format!("{again:?}") != format!("{first:?}"))
-        {
-            return Outcome::Unsayable;
+        if let Ok(Ok(again)) = clap_parse::<C>(&words) {
+            if format!("{again:?}") != format!("{first:?}") {
+                return Outcome::Unsayable;
+            }
         }
     }
     let theirs = match &theirs {
@@ -536,6 +555,20 @@ where
         "tool `{name}`: {json}{env}\n      command line: {words:?}\n      clap:       {theirs}\n      mcp-bridge: {}",
         describe_ours(&ours)
     ))
+}
+
+/// clap's parse of `words`; `Err` with the message when the CLI's own
+/// parser panics (a `From<&str>` that panics on a bad value).
+fn clap_parse<C: clap::Parser>(words: &[String]) -> Result<Result<C, clap::Error>, String> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| C::try_parse_from(words))).map_err(
+        |panic| {
+            panic
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| panic.downcast_ref::<&str>().map(|s| (*s).to_owned()))
+                .unwrap_or_else(|| "a panic".to_owned())
+        },
+    )
 }
 
 /// Serialises the checks that set the variables a CLI reads.

@@ -367,6 +367,18 @@ pub fn argv(
         };
         if p.positional() {
             let values = texts(value)?;
+            // An ancestor's positional: typed before the subcommand words,
+            // where a list would take them as its values.
+            if let Some(level) = p.ancestor_level {
+                if p.spec.multiple {
+                    return Err(format!(
+                        "`{}`: a list before a subcommand takes its name",
+                        p.name()
+                    ));
+                }
+                at_level[level].push(values);
+                continue;
+            }
             if p.last {
                 last = values;
             } else {
@@ -378,7 +390,8 @@ pub fn argv(
         if tokens.is_empty() {
             continue;
         }
-        let is_bare = value.is_null() && !p.require_equals;
+        let no_values = value.as_array().is_some_and(Vec::is_empty) && p.value_optional;
+        let is_bare = (value.is_null() || no_values) && !p.require_equals;
         if p.greedy && p.hyphen_values && p.ancestor_level.is_none() && !is_bare {
             if swallowing.replace(tokens).is_some() {
                 return Err("two options take all that follows them".into());
@@ -532,6 +545,11 @@ fn flag_tokens(
         Value::Array(items) => items.iter().map(text_of).collect::<Result<_, _>>()?,
         other => vec![text_of(other)?],
     };
+    // No values, of a flag that may take none: the flag alone (what an
+    // `Option<Vec<T>>` tells from absent).
+    if texts.is_empty() && p.value_optional {
+        return Ok(vec![name(rng)?]);
+    }
     // Items of a delimited list may also be given joined in one flag.
     if let (Some(d), true) = (p.delimiter, texts.len() > 1 && rng.coin()) {
         if texts.iter().all(|t| !t.is_empty() && !t.contains(d)) {
@@ -556,12 +574,16 @@ fn flag_tokens(
     }
     // A list set once (`action = Set`, `num_args = 1..=2`) takes its
     // values in one occurrence: `--revs a b`; more than it takes go in a
-    // second one, which clap refuses as the build does.
-    if p.greedy && matches!(p.action, ArgAction::Set) && texts.len() > 1 {
-        let per_use = p
-            .spec
-            .max_items
-            .map_or(texts.len(), |max| max.max(1) as usize);
+    // second one, which clap refuses as the build does. An appended list
+    // of several values per use (`--set NAME VALUE`) gives them together.
+    let grouped = p.spec.arity.is_some_and(|a| a.min > 1);
+    let per_use_cap = match p.action {
+        ArgAction::Set => Some(p.spec.max_items),
+        ArgAction::Append if grouped => Some(p.spec.arity.and_then(|a| a.max)),
+        _ => None,
+    };
+    if let (true, Some(cap), true) = (p.greedy, per_use_cap, texts.len() > 1) {
+        let per_use = cap.map_or(texts.len(), |max| max.max(1) as usize);
         let mut tokens = Vec::new();
         for chunk in texts.chunks(per_use) {
             tokens.push(name(rng)?);

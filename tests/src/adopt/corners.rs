@@ -11,6 +11,7 @@
 use std::ffi::OsString;
 use std::num::{NonZeroU64, NonZeroU8};
 
+use clap::builder::ArgPredicate;
 use clap::{ArgAction, ArgGroup, Args, Parser, Subcommand, ValueEnum};
 use mcp_bridge::McpTool;
 
@@ -23,6 +24,21 @@ pub enum Kind {
     Dir,
     /// A link
     Link,
+}
+
+/// Where a status line goes, read by a `From<&str>` that panics on what it
+/// does not know (as a real CLI's does): the command line crashes, a call
+/// is refused.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Info(pub String);
+
+impl From<&str> for Info {
+    fn from(text: &str) -> Self {
+        match text {
+            "left" | "right" | "value" => Info(text.to_owned()),
+            other => panic!("Failed to parse {other} as an Info"),
+        }
+    }
 }
 
 /// Default widths, a constant list.
@@ -88,6 +104,9 @@ pub enum CornersCommand {
         /// Column widths
         #[arg(long, default_values = WIDTHS)]
         widths: Vec<u16>,
+        /// Where the status line goes
+        #[arg(long)]
+        info: Option<Info>,
     },
     /// Copy one path to another
     Copy {
@@ -136,6 +155,13 @@ pub enum CornersCommand {
         #[arg(long)]
         list: bool,
     },
+    /// Convert text, with a default that follows a group
+    Convert {
+        #[command(flatten)]
+        actions: ConvertActions,
+        #[command(flatten)]
+        german: GermanOpts,
+    },
     /// Commands of plugins, installed apart
     #[command(external_subcommand)]
     Plugin(Vec<OsString>),
@@ -156,6 +182,26 @@ pub enum CornersCommand {
         #[arg(long, action = ArgAction::SetTrue, overrides_with = "no_panel")]
         panel: (),
     },
+}
+
+/// Actions, one of which is on when a group of options is given.
+#[derive(Args, McpTool, Debug, PartialEq)]
+pub struct ConvertActions {
+    /// Convert German spellings (on with any German option)
+    #[arg(long, default_value_if("german-opts", ArgPredicate::IsPresent, "true"))]
+    pub german: bool,
+}
+
+/// The German options, a group of its own id.
+#[derive(Args, McpTool, Debug, PartialEq)]
+#[group(required = false, multiple = true, id("german-opts"))]
+pub struct GermanOpts {
+    /// Prefer the original spelling
+    #[arg(long, env = "CORNERS_GERMAN_ORIGINAL")]
+    pub prefer_original: bool,
+    /// Replace whatever can be
+    #[arg(long)]
+    pub naive: bool,
 }
 
 /// A runnable parent: its own `--show-logs`, and a child with one too.
