@@ -244,8 +244,8 @@ impl<T: clap::Args + clap::FromArgMatches> ViaClap for ArgsOf<T> {
     type Value = T;
 
     fn mcp_augment(cmd: &mut CommandSpec) {
-        let clap = T::augment_args(clap::Command::new(cmd.name.clone()));
-        crate::spec::clap_args::augment(cmd, clap);
+        let (clap, stand_ins) = crate::spec::clap_args::standalone::<T>(&cmd.name);
+        crate::spec::clap_args::augment(cmd, clap, &stand_ins);
     }
 
     fn mcp_build(ctx: &mut BuildCtx<'_>) -> Result<T, ArgError> {

@@ -14,7 +14,7 @@ use crate::error::{ArgError, Problem};
 pub(crate) fn build<T: clap::Args + clap::FromArgMatches>(
     ctx: &BuildCtx<'_>,
 ) -> Result<T, ArgError> {
-    let clap = T::augment_args(clap::Command::new(ctx.tool().to_owned()));
+    let (clap, _) = crate::spec::clap_args::standalone::<T>(ctx.tool());
     let (clap, matches) = matches(ctx, clap)?;
     T::from_arg_matches(&matches).map_err(|error| refused(ctx, &error, &clap))
 }
@@ -22,8 +22,7 @@ pub(crate) fn build<T: clap::Args + clap::FromArgMatches>(
 /// Whether any argument of `T` is given in the call (explicitly, or by
 /// its environment variable, as clap counts it).
 pub(crate) fn given<T: clap::Args>(ctx: &BuildCtx<'_>) -> bool {
-    let mut clap = T::augment_args(clap::Command::new(ctx.tool().to_owned()));
-    clap.build();
+    let (clap, _) = crate::spec::clap_args::standalone::<T>(ctx.tool());
     let given = clap.get_arguments().any(|arg| {
         crate::spec::clap_args::property(arg)
             .is_some_and(|(name, _)| ctx.given(&name).is_some_and(is_given))

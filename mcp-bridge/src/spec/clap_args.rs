@@ -11,9 +11,11 @@ use super::{Arity, CommandSpec, GroupSpec, ParamAction, ParamSpec, ValueType};
 
 /// Adds to `cmd` the parameters, and the groups, of what `clap` (a
 /// command `augment_args` added the struct's arguments to) declares.
-pub(crate) fn augment(cmd: &mut CommandSpec, mut clap: clap::Command) {
-    clap.build();
-    for arg in clap.get_arguments() {
+pub(crate) fn augment(cmd: &mut CommandSpec, clap: clap::Command, stand_ins: &[String]) {
+    for arg in clap
+        .get_arguments()
+        .filter(|arg| !stand_ins.iter().any(|id| arg.get_id() == id.as_str()))
+    {
         if let Some(param) = param(&clap, arg) {
             cmd.params.push(param);
         }
@@ -233,4 +235,53 @@ pub(crate) fn mut_arg(cmd: &mut CommandSpec, id: &str, f: impl FnOnce(clap::Arg)
         param.set_default_text(defaults);
     }
     param.env = after.get_env().map(|v| v.to_string_lossy().into_owned());
+}
+
+/// The `Command` of `T`'s arguments alone, built, and the ids of the
+/// stand-ins it needed. A hand-written `Args` may name arguments of the
+/// struct that flattens it (fd's `--exec` conflicts with
+/// `--list-details`), which clap's debug checks refuse in a command of its
+/// own: each id they name gets a hidden stand-in that no call gives (the
+/// checks, and so the stand-ins, exist only in debug builds).
+pub(crate) fn standalone<T: clap::Args>(name: &str) -> (clap::Command, Vec<String>) {
+    let mut stand_ins: Vec<String> = Vec::new();
+    loop {
+        let mut cmd = T::augment_args(clap::Command::new(name.to_owned()));
+        for id in &stand_ins {
+            cmd = cmd.arg(
+                clap::Arg::new(id.clone())
+                    .long(format!("mcp-bridge-stand-in-{id}"))
+                    .action(ArgAction::SetTrue)
+                    .hide(true),
+            );
+        }
+        let built = std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || {
+            cmd.build();
+            cmd
+        }));
+        match built {
+            Ok(cmd) => return (cmd, stand_ins),
+            Err(panic) => {
+                let message = panic
+                    .downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| panic.downcast_ref::<&str>().map(|s| (*s).to_owned()))
+                    .unwrap_or_default();
+                match missing_id(&message) {
+                    Some(id) if stand_ins.len() < 64 && !stand_ins.contains(&id) => {
+                        stand_ins.push(id);
+                    }
+                    _ => std::panic::resume_unwind(panic),
+                }
+            }
+        }
+    }
+}
+
+/// The id a clap debug check says does not exist.
+fn missing_id(message: &str) -> Option<String> {
+    let after = ["Argument or group '", "contains non-existent argument '"]
+        .iter()
+        .find_map(|marker| message.split_once(marker).map(|(_, rest)| rest))?;
+    after.split_once('\'').map(|(id, _)| id.to_owned())
 }

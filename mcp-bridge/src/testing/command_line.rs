@@ -247,18 +247,20 @@ impl ToolModel {
     /// Whether leaving out positional `property` moves a later positional's
     /// values into its place: no command line leaves it out then.
     pub fn shifts_positionals(&self, args: &Map<String, Value>, property: &str) -> bool {
-        let Some(index) = self
+        let Some((index, level)) = self
             .params
             .iter()
             .find(|p| p.name() == property && p.positional())
-            .and_then(|p| p.index)
+            .and_then(|p| Some((p.index?, p.ancestor_level)))
         else {
             return false;
         };
+        // Positionals of one command: an ancestor's are typed apart.
         self.params.iter().any(|p| {
             p.positional()
+                && p.ancestor_level == level
                 && !p.last
-                && p.index > Some(index)
+                && p.index.is_some_and(|i| i > index)
                 && args
                     .get(p.name())
                     .is_some_and(|v| v.as_array().is_none_or(|a| !a.is_empty()))

@@ -64,6 +64,8 @@ impl Args for Paging {
                 .num_args(1..)
                 .allow_hyphen_values(true)
                 .value_terminator(";")
+                // An argument of the struct that flattens this one.
+                .conflicts_with("raw")
                 .help("Run a command on the output"),
         )
         .arg(
@@ -156,6 +158,9 @@ pub enum FormsCommand {
     Show {
         /// The file
         file: String,
+        /// Print the bytes as they are
+        #[arg(long)]
+        raw: bool,
         #[command(flatten)]
         paging: Paging,
     },
