@@ -63,9 +63,6 @@ where
     // An external subcommand's tool has no command of its own in clap.
     let (external, own): (Vec<&ToolSpec>, Vec<&ToolSpec>) =
         registry.tools().partition(|t| t.external.is_some());
-    for tool in external {
-        check_external::<C>(&registry, tool, &mut report);
-    }
     let tools = match models(&root, own.into_iter()) {
         Ok(tools) => tools,
         Err(error) => {
@@ -80,12 +77,20 @@ where
         .flat_map(|t| t.params.iter().filter_map(|p| p.env.clone()))
         .collect();
     let _env = EnvGuard::take(variables);
+    // clap parses each command line with this one command, built once (as
+    // `C::try_parse_from` does with a new one each time), made once the
+    // variables are cleared: an `Arg` reads its variable when it is made.
+    let mut parser = C::command();
+    parser.build();
+    for tool in external {
+        check_external::<C>(&registry, &mut parser, tool, &mut report);
+    }
     let mut case_number = 0u64;
     for tool in &tools {
         for case in cases(tool) {
             case_number += 1;
             let forms = seed ^ case_number.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-            check::<C>(&registry, tool, &case, forms, &mut report);
+            check::<C>(&registry, &mut parser, tool, &case, forms, &mut report);
         }
     }
     if report.disagreements.len() > REPORTED {
@@ -103,8 +108,12 @@ where
 /// build what the same command line builds; and names a command line
 /// would not give it (the CLI's own commands, an empty one, an option),
 /// which must be refused.
-fn check_external<C>(registry: &Registry<C>, tool: &ToolSpec, report: &mut Agreement)
-where
+fn check_external<C>(
+    registry: &Registry<C>,
+    parser: &mut clap::Command,
+    tool: &ToolSpec,
+    report: &mut Agreement,
+) where
     C: McpCommand + clap::Parser + Debug,
 {
     const PLUGIN: &str = "mcp-bridge-agreement-plugin";
@@ -129,7 +138,7 @@ where
         words.push(PLUGIN.to_owned());
         words.extend(args);
         let ours = call(json.clone());
-        let theirs = clap_parse::<C>(&words).unwrap_or_else(|panic| {
+        let theirs = clap_parse::<C>(parser, &words).unwrap_or_else(|panic| {
             Err(clap::Error::raw(
                 clap::error::ErrorKind::InvalidValue,
                 panic,
@@ -395,6 +404,7 @@ fn other_case(value: &str) -> String {
 
 fn check<C>(
     registry: &Registry<C>,
+    parser: &mut clap::Command,
     tool: &ToolModel,
     case: &Case,
     forms: u64,
@@ -405,7 +415,15 @@ fn check<C>(
     for (name, value) in &case.env {
         set_var(name, Some(value));
     }
-    let outcome = compare::<C>(registry, tool, case, forms);
+    // A case that sets a variable has clap make its command anew.
+    let mut fresh;
+    let parser = if case.env.is_empty() {
+        parser
+    } else {
+        fresh = C::command();
+        &mut fresh
+    };
+    let outcome = compare::<C>(registry, parser, tool, case, forms);
     for (name, _) in &case.env {
         set_var(name, None);
     }
@@ -425,7 +443,13 @@ enum Outcome {
     Differ(String),
 }
 
-fn compare<C>(registry: &Registry<C>, tool: &ToolModel, case: &Case, forms: u64) -> Outcome
+fn compare<C>(
+    registry: &Registry<C>,
+    parser: &mut clap::Command,
+    tool: &ToolModel,
+    case: &Case,
+    forms: u64,
+) -> Outcome
 where
     C: McpCommand + clap::Parser + Debug,
 {
@@ -500,7 +524,7 @@ where
         return Outcome::Unsayable;
     };
     with_fixed(tool, &mut words);
-    let theirs = match clap_parse::<C>(&words) {
+    let theirs = match clap_parse::<C>(parser, &words) {
         Ok(parsed) => parsed,
         // The CLI's own parser panics on this value: its command line
         // crashes, and the build must refuse (it catches the panic).
@@ -537,7 +561,7 @@ where
     // A parser that reads the clock (`--delay 7`: seven seconds from now)
     // gives clap itself another value each time: nothing to compare.
     if let Ok(first) = &theirs {
-        if let Ok(Ok(again)) = clap_parse::<C>(&words) {
+        if let Ok(Ok(again)) = clap_parse::<C>(parser, &words) {
             if format!("{again:?}") != format!("{first:?}") {
                 return Outcome::Unsayable;
             }
@@ -557,18 +581,25 @@ where
     ))
 }
 
-/// clap's parse of `words`; `Err` with the message when the CLI's own
-/// parser panics (a `From<&str>` that panics on a bad value).
-fn clap_parse<C: clap::Parser>(words: &[String]) -> Result<Result<C, clap::Error>, String> {
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| C::try_parse_from(words))).map_err(
-        |panic| {
-            panic
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| panic.downcast_ref::<&str>().map(|s| (*s).to_owned()))
-                .unwrap_or_else(|| "a panic".to_owned())
-        },
-    )
+/// clap's parse of `words`, as `C::try_parse_from` parses them but with
+/// the command built once (`parser`, `C::command()` built); `Err` with the
+/// message when the CLI's own parser panics (a `From<&str>` that panics on
+/// a bad value).
+fn clap_parse<C: clap::Parser>(
+    parser: &mut clap::Command,
+    words: &[String],
+) -> Result<Result<C, clap::Error>, String> {
+    let parse = || {
+        let mut matches = parser.try_get_matches_from_mut(words)?;
+        C::from_arg_matches_mut(&mut matches).map_err(|e| e.format(parser))
+    };
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(parse)).map_err(|panic| {
+        panic
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| panic.downcast_ref::<&str>().map(|s| (*s).to_owned()))
+            .unwrap_or_else(|| "a panic".to_owned())
+    })
 }
 
 /// Serialises the checks that set the variables a CLI reads.
