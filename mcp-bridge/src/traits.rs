@@ -240,7 +240,7 @@ pub trait ViaClap {
     fn mcp_given(ctx: &BuildCtx<'_>) -> bool;
 }
 
-impl<T: clap::Args + clap::FromArgMatches> ViaClap for ArgsOf<T> {
+impl<T: clap::Args + clap::FromArgMatches + 'static> ViaClap for ArgsOf<T> {
     type Value = T;
 
     fn mcp_augment(cmd: &mut CommandSpec) {

@@ -11,7 +11,7 @@ use super::{is_given, scalar_text as text, BuildCtx};
 use crate::error::{ArgError, Problem};
 
 /// `T` built by clap from the call's properties of its arguments.
-pub(crate) fn build<T: clap::Args + clap::FromArgMatches>(
+pub(crate) fn build<T: clap::Args + clap::FromArgMatches + 'static>(
     ctx: &BuildCtx<'_>,
 ) -> Result<T, ArgError> {
     let (clap, _) = crate::spec::clap_args::standalone::<T>(ctx.tool());
@@ -21,7 +21,7 @@ pub(crate) fn build<T: clap::Args + clap::FromArgMatches>(
 
 /// Whether any argument of `T` is given in the call (explicitly, or by
 /// its environment variable, as clap counts it).
-pub(crate) fn given<T: clap::Args>(ctx: &BuildCtx<'_>) -> bool {
+pub(crate) fn given<T: clap::Args + 'static>(ctx: &BuildCtx<'_>) -> bool {
     let (clap, _) = crate::spec::clap_args::standalone::<T>(ctx.tool());
     let given = clap.get_arguments().any(|arg| {
         crate::spec::clap_args::property(arg)

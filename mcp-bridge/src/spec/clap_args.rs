@@ -101,9 +101,13 @@ fn param(clap: &clap::Command, arg: &clap::Arg) -> Option<ParamSpec> {
     if param.multiple && param.required {
         param.min_items = Some(1);
     }
-    let help = arg.get_help().map(ToString::to_string);
+    // As clap's `--help` has it: the long help first.
+    let help = arg
+        .get_long_help()
+        .or(arg.get_help())
+        .map(ToString::to_string);
     param.help.clone_from(&help);
-    param.description = arg.get_long_help().map(ToString::to_string).or(help);
+    param.description = help;
     param.global = arg.is_global_set();
     param.last = arg.is_last_set();
     param.hidden = arg.is_hide_set();
@@ -243,8 +247,22 @@ pub(crate) fn mut_arg(cmd: &mut CommandSpec, id: &str, f: impl FnOnce(clap::Arg)
 /// `--list-details`), which clap's debug checks refuse in a command of its
 /// own: each id they name gets a hidden stand-in that no call gives (the
 /// checks, and so the stand-ins, exist only in debug builds).
-pub(crate) fn standalone<T: clap::Args>(name: &str) -> (clap::Command, Vec<String>) {
-    let mut stand_ins: Vec<String> = Vec::new();
+pub(crate) fn standalone<T: clap::Args + 'static>(name: &str) -> (clap::Command, Vec<String>) {
+    // Found once per type: each try that clap refuses is a panic.
+    static FOUND: std::sync::Mutex<Vec<(TypeId, Vec<String>)>> = std::sync::Mutex::new(Vec::new());
+    let found = |stand_ins: &Vec<String>| {
+        let mut found = FOUND.lock().unwrap_or_else(|e| e.into_inner());
+        if !found.iter().any(|(id, _)| *id == TypeId::of::<T>()) {
+            found.push((TypeId::of::<T>(), stand_ins.clone()));
+        }
+    };
+    let mut stand_ins: Vec<String> = FOUND
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .iter()
+        .find(|(id, _)| *id == TypeId::of::<T>())
+        .map(|(_, ids)| ids.clone())
+        .unwrap_or_default();
     loop {
         let mut cmd = T::augment_args(clap::Command::new(name.to_owned()));
         for id in &stand_ins {
@@ -260,7 +278,10 @@ pub(crate) fn standalone<T: clap::Args>(name: &str) -> (clap::Command, Vec<Strin
             cmd
         }));
         match built {
-            Ok(cmd) => return (cmd, stand_ins),
+            Ok(cmd) => {
+                found(&stand_ins);
+                return (cmd, stand_ins);
+            }
             Err(panic) => {
                 let message = panic
                     .downcast_ref::<String>()

@@ -639,9 +639,15 @@ fn value_tokens(
             && !p.value_optional
             && !text.is_empty()
             && !text.starts_with('='));
+    // A value attached (`--exec=cmd`) ends the use: the terminator that
+    // follows would be a positional.
+    let ends_use = p.greedy && p.terminator.is_some();
+    let attached_ok = attached_ok && !ends_use;
     let mut choices: Vec<Vec<String>> = Vec::new();
     for l in &p.longs {
-        choices.push(vec![format!("--{l}={text}")]);
+        if !ends_use || !separate_ok {
+            choices.push(vec![format!("--{l}={text}")]);
+        }
         if separate_ok {
             choices.push(vec![format!("--{l}"), text.to_owned()]);
         }
