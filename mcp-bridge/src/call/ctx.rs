@@ -424,28 +424,14 @@ impl<'a> BuildCtx<'a> {
     /// (or to `help`), an empty one, or one a command line would read as a
     /// flag is refused.
     pub fn external_words<T: From<String>>(&self) -> Result<Vec<T>, ArgError> {
-        let command = self.property(EXTERNAL_COMMAND);
-        let name = match self.get(command) {
-            Some(Value::String(name)) => name,
-            Some(other) => {
-                return Err(self.invalid(command, other, ValueProblem::expected("a string")))
-            }
-            None => {
-                return Err(ArgError::new(
-                    &self.tool.name,
-                    Some(command),
-                    Problem::Missing {
-                        expected: "a string".to_owned(),
-                    },
-                ))
-            }
-        };
+        let text = super::convert::Text::<String>::new;
+        let name = self.one(EXTERNAL_COMMAND, &no_texts, &no_texts, text())?;
         let taken = self.tool.external.as_deref().unwrap_or_default();
         let refused = if name.is_empty() {
             Some("a command has a name".to_owned())
         } else if name.starts_with('-') {
             Some("a command line reads it as an option, not a command".to_owned())
-        } else if taken.contains(name) {
+        } else if taken.contains(&name) {
             Some(format!(
                 "`{name}` is one of this CLI's own commands: call its own tool"
             ))
@@ -453,41 +439,20 @@ impl<'a> BuildCtx<'a> {
             None
         };
         if let Some(reason) = refused {
-            let value = Value::String(name.clone());
             return Err(self.invalid(
-                command,
-                &value,
+                self.property(EXTERNAL_COMMAND),
+                &Value::String(name),
                 ValueProblem::expected("the name of a command this CLI does not define")
                     .because(reason),
             ));
         }
-        let mut words = vec![T::from(name.clone())];
-        let args = self.property(EXTERNAL_ARGS);
-        match self.get(args) {
-            None => {}
-            Some(Value::Array(items)) => {
-                for (at, item) in items.iter().enumerate() {
-                    match item {
-                        Value::String(word) => words.push(T::from(word.clone())),
-                        other => {
-                            return Err(self.invalid(
-                                &format!("{args}[{at}]"),
-                                other,
-                                ValueProblem::expected("a string"),
-                            ))
-                        }
-                    }
-                }
-            }
-            Some(other) => {
-                return Err(self.invalid(
-                    args,
-                    other,
-                    ValueProblem::expected("an array of strings"),
-                ))
-            }
-        }
-        Ok(words)
+        let any_number = Arity {
+            min: 1,
+            max: None,
+            repeatable: false,
+        };
+        let args = self.many(EXTERNAL_ARGS, &no_texts, None, None, any_number, text())?;
+        Ok(std::iter::once(name).chain(args).map(T::from).collect())
     }
 
     /// An `Option<T>` marked `required = true`: missing, clap refuses it,

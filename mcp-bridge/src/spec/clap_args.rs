@@ -282,19 +282,12 @@ pub(crate) fn standalone<T: clap::Args + 'static>(name: &str) -> (clap::Command,
                 found(&stand_ins);
                 return (cmd, stand_ins);
             }
-            Err(panic) => {
-                let message = panic
-                    .downcast_ref::<String>()
-                    .cloned()
-                    .or_else(|| panic.downcast_ref::<&str>().map(|s| (*s).to_owned()))
-                    .unwrap_or_default();
-                match missing_id(&message) {
-                    Some(id) if stand_ins.len() < 64 && !stand_ins.contains(&id) => {
-                        stand_ins.push(id);
-                    }
-                    _ => std::panic::resume_unwind(panic),
+            Err(panic) => match missing_id(&crate::error::panic_message(&*panic)) {
+                Some(id) if stand_ins.len() < 64 && !stand_ins.contains(&id) => {
+                    stand_ins.push(id);
                 }
-            }
+                _ => std::panic::resume_unwind(panic),
+            },
         }
     }
 }

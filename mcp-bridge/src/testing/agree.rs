@@ -593,13 +593,8 @@ fn clap_parse<C: clap::Parser>(
         let mut matches = parser.try_get_matches_from_mut(words)?;
         C::from_arg_matches_mut(&mut matches).map_err(|e| e.format(parser))
     };
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(parse)).map_err(|panic| {
-        panic
-            .downcast_ref::<String>()
-            .cloned()
-            .or_else(|| panic.downcast_ref::<&str>().map(|s| (*s).to_owned()))
-            .unwrap_or_else(|| "a panic".to_owned())
-    })
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(parse))
+        .map_err(|panic| crate::error::panic_message(&*panic))
 }
 
 /// Serialises the checks that set the variables a CLI reads.
