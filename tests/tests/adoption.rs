@@ -954,6 +954,29 @@ fn corners_have_parity_and_agree_with_clap() {
 }
 
 #[test]
+fn a_cli_declared_by_a_macro_rules_macro_builds_what_clap_parses() {
+    use tests::adopt::corners::{Declared, DeclaredCommand, Kind};
+    let _env = env_lock();
+    assert_parity::<Declared>();
+    mcp_bridge::testing::assert_agrees_with_clap::<Declared>();
+    let built = same::<Declared>(
+        "declared_add",
+        json!({"words": ["a", "b"], "loud": 2, "kind": "dir", "keep": true}),
+        &["declared", "add", "a", "b", "-ll", "--kind", "dir", "--keep"],
+    );
+    assert_eq!(
+        built.command,
+        DeclaredCommand::Add {
+            words: vec!["a".into(), "b".into()],
+            loud: 2,
+            kind: Some(Kind::Dir),
+            keep: true,
+        }
+    );
+    assert_eq!(same::<Declared>("declared_add", json!({}), &["declared", "add"]).place, "here");
+}
+
+#[test]
 fn corners_build_what_clap_parses_and_say_it_in_the_schema() {
     use tests::adopt::corners::{ChildCommand, CornersCommand, Kind, ParentArgs};
     let _env = env_lock();

@@ -123,6 +123,14 @@ fn construct_fields(p: &Private, fields: &[Field<'_>], path: TokenStream) -> Tok
     quote!(#path { #(#inits),* })
 }
 
+/// The context every `mcp_build` reads its call from, named with the
+/// macro's own span: a site spanned by a field of a CLI declared inside
+/// `macro_rules!` would otherwise resolve the local in that macro's
+/// hygiene, where it does not exist.
+fn ctx() -> proc_macro2::Ident {
+    proc_macro2::Ident::new("__ctx", proc_macro2::Span::call_site())
+}
+
 /// A `from_global` field: the global's property, default and variable
 /// come from the tool's spec (the ancestor declares them); the value is
 /// converted by the field's own converter, shaped by its type.
@@ -130,16 +138,17 @@ fn build_from_global(p: &Private, arg: &Arg) -> TokenStream {
     let id = &arg.id;
     let conv = converter(p, arg);
     let span = arg.span;
+    let ctx = ctx();
     match arg.shape {
-        Shape::Vec => quote_spanned!(span=> __ctx.global_many(#id, #conv)?),
+        Shape::Vec => quote_spanned!(span=> #ctx.global_many(#id, #conv)?),
         Shape::OptionVec => quote_spanned! {span=>
-            #p::Some(__ctx.global_many(#id, #conv)?).filter(|__v| !__v.is_empty())
+            #p::Some(#ctx.global_many(#id, #conv)?).filter(|__v| !__v.is_empty())
         },
-        Shape::Option => quote_spanned!(span=> __ctx.global_optional(#id, #conv)?),
+        Shape::Option => quote_spanned!(span=> #ctx.global_optional(#id, #conv)?),
         Shape::OptionOption => {
-            quote_spanned!(span=> __ctx.global_optional(#id, #conv)?.map(#p::Some))
+            quote_spanned!(span=> #ctx.global_optional(#id, #conv)?.map(#p::Some))
         }
-        Shape::Bool | Shape::Other => quote_spanned!(span=> __ctx.global_one(#id, #conv)?),
+        Shape::Bool | Shape::Other => quote_spanned!(span=> #ctx.global_one(#id, #conv)?),
     }
 }
 
@@ -232,6 +241,7 @@ fn build_value(p: &Private, arg: &Arg) -> TokenStream {
     let missing = texts_fn(p, missing_texts(p, arg), arg.default_missing.is_none());
     let nullable = arg.value_optional;
     let span = arg.span;
+    let ctx = ctx();
     let min = if arg.required && arg.multiple() {
         quote!(#p::Some(1))
     } else {
@@ -247,25 +257,25 @@ fn build_value(p: &Private, arg: &Arg) -> TokenStream {
             if arg.default.is_some() || !arg.default_ifs.is_empty() =>
         {
             let sets = arg.action == Action::SetTrue;
-            quote_spanned!(span=> __ctx.flag_default(#name, #sets, #defaults, #conv)?)
+            quote_spanned!(span=> #ctx.flag_default(#name, #sets, #defaults, #conv)?)
         }
         (Action::SetTrue | Action::SetFalse, _, _) => {
             let sets = arg.action == Action::SetTrue;
             match &arg.env {
-                Some(env) => quote_spanned!(span=> __ctx.flag_env(#name, #sets, #env, #conv)?),
-                None => quote!(__ctx.flag(#name, #sets)?),
+                Some(env) => quote_spanned!(span=> #ctx.flag_env(#name, #sets, #env, #conv)?),
+                None => quote!(#ctx.flag(#name, #sets)?),
             }
         }
         (Action::Count, _, _) if arg.default.is_some() || !arg.default_ifs.is_empty() => {
             quote_spanned! {span=>
-                ::core::convert::From::from(__ctx.count_default(#name, #defaults, #p::convert::Integer::<u8>::new())?)
+                ::core::convert::From::from(#ctx.count_default(#name, #defaults, #p::convert::Integer::<u8>::new())?)
             }
         }
         (Action::Count, _, _) => match &arg.env {
             Some(env) => quote_spanned! {span=>
-                ::core::convert::From::from(__ctx.count_env(#name, #env, #p::convert::Integer::<u8>::new())?)
+                ::core::convert::From::from(#ctx.count_env(#name, #env, #p::convert::Integer::<u8>::new())?)
             },
-            None => quote!(::core::convert::From::from(__ctx.count(#name)?)),
+            None => quote!(::core::convert::From::from(#ctx.count(#name)?)),
         },
         (Action::Info, _, _) => unreachable!("help and version flags are built directly"),
         (
@@ -278,40 +288,40 @@ fn build_value(p: &Private, arg: &Arg) -> TokenStream {
             },
         ) => {
             let values = value_type_of(p, *value_builtin, value);
-            quote_spanned!(span=> __ctx.pairs(#name, #defaults, #p::convert::KeyValue::new(#conv, #values))?)
+            quote_spanned!(span=> #ctx.pairs(#name, #defaults, #p::convert::KeyValue::new(#conv, #values))?)
         }
         (_, Shape::Option, ValueKind::Map { .. }) => {
-            quote_spanned!(span=> __ctx.optional_map(#name, #conv)?)
+            quote_spanned!(span=> #ctx.optional_map(#name, #conv)?)
         }
         (_, _, ValueKind::Map { .. }) => {
             let required = arg.required;
-            quote_spanned!(span=> __ctx.map(#name, #required, #conv)?)
+            quote_spanned!(span=> #ctx.map(#name, #required, #conv)?)
         }
         (_, Shape::Vec, _) => {
-            quote_spanned!(span=> __ctx.many(#name, #defaults, #min, #delimiter, #arity, #conv)?)
+            quote_spanned!(span=> #ctx.many(#name, #defaults, #min, #delimiter, #arity, #conv)?)
         }
         (_, Shape::OptionVec, _) => {
-            quote_spanned!(span=> __ctx.optional_many(#name, #defaults, #min, #delimiter, #arity, #conv)?)
+            quote_spanned!(span=> #ctx.optional_many(#name, #defaults, #min, #delimiter, #arity, #conv)?)
         }
         // clap refuses a missing `Option<T>` marked `required = true`
         // (unless a conflicting argument is given).
         (_, Shape::Option, _) if arg.required && !arg.default.is_some() => {
-            quote_spanned!(span=> __ctx.required_optional(#name, #defaults, #missing, #conv)?)
+            quote_spanned!(span=> #ctx.required_optional(#name, #defaults, #missing, #conv)?)
         }
         (_, Shape::Option, _) if nullable => {
-            quote_spanned!(span=> __ctx.optional(#name, #defaults, #p::Some(#missing), #conv)?)
+            quote_spanned!(span=> #ctx.optional(#name, #defaults, #p::Some(#missing), #conv)?)
         }
         (_, Shape::Option, _) => {
-            quote_spanned!(span=> __ctx.optional(#name, #defaults, #p::None, #conv)?)
+            quote_spanned!(span=> #ctx.optional(#name, #defaults, #p::None, #conv)?)
         }
         (_, Shape::OptionOption, _) if arg.required => {
-            quote_spanned!(span=> #p::Some(__ctx.optional_value(#name, #missing, #conv)?.ok_or_else(|| __ctx.missing_property(#name))?))
+            quote_spanned!(span=> #p::Some(#ctx.optional_value(#name, #missing, #conv)?.ok_or_else(|| #ctx.missing_property(#name))?))
         }
         (_, Shape::OptionOption, _) => {
-            quote_spanned!(span=> __ctx.optional_value(#name, #missing, #conv)?)
+            quote_spanned!(span=> #ctx.optional_value(#name, #missing, #conv)?)
         }
         (_, Shape::Bool | Shape::Other, _) => {
-            quote_spanned!(span=> __ctx.one(#name, #defaults, #missing, #conv)?)
+            quote_spanned!(span=> #ctx.one(#name, #defaults, #missing, #conv)?)
         }
     }
 }

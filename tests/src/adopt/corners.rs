@@ -223,3 +223,42 @@ pub enum ChildCommand {
         show_logs: bool,
     },
 }
+
+/// A CLI declared by a `macro_rules!` macro, as CLIs that share their
+/// types between binaries do: the fields' spans carry the macro's hygiene.
+macro_rules! declare_macro_cli {
+    ($($derive:path),*) => {
+        /// Types declared by a macro.
+        #[derive(Parser, Debug, PartialEq $(, $derive)*)]
+        #[command(name = "declared")]
+        pub struct Declared {
+            /// A root option with a default
+            #[arg(long, default_value = "here")]
+            pub place: String,
+            /// The command
+            #[command(subcommand)]
+            pub command: DeclaredCommand,
+        }
+
+        /// The commands of a CLI declared by a macro.
+        #[derive(Subcommand, Debug, PartialEq $(, $derive)*)]
+        pub enum DeclaredCommand {
+            /// Add words
+            Add {
+                /// The words
+                words: Vec<String>,
+                /// How loud
+                #[arg(short, long, action = ArgAction::Count)]
+                loud: u8,
+                /// Only this kind
+                #[arg(long, value_enum, env = "DECLARED_KIND")]
+                kind: Option<Kind>,
+                /// Whether to keep them
+                #[arg(long)]
+                keep: bool,
+            },
+        }
+    };
+}
+
+declare_macro_cli!(McpTool);
