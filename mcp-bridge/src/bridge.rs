@@ -399,20 +399,33 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
         // Otherwise the CLI parses its arguments, with the bridge as one
         // more subcommand when it has subcommands (shown in `--help`, and
         // `taskctl --db tasks.json mcp serve` pins `--db`).
-        let mut cmd = self.cli_command();
-        let bridged = cmd.has_subcommands() && cmd.find_subcommand(name).is_none();
-        if bridged {
-            cmd = cmd.subcommand(
-                bridge_command(&bin, name)
-                    .name(name.to_owned())
-                    .hide(self.hide_command),
-            );
-        }
-        let mut matches = match cmd.try_get_matches_from_mut(&args) {
-            Ok(matches) => matches,
-            // Not the bridge's: the CLI's own parse says what it is.
-            Err(_) if self.parse.is_some() => return Route::Cli(self.parse_cli(args), None),
-            Err(error) => error.exit(),
+        //
+        // The bridge's own command is built only when an argument names
+        // it: otherwise a stand-in with its name and summary lists it in
+        // `--help`, and a trivial command pays nothing for the bridge's
+        // options. (The stand-in chosen all the same, by an abbreviation
+        // under `infer_subcommands`, sends the parse round again with the
+        // real one.)
+        let mut full = args.iter().skip(1).any(|a| *a == *name);
+        let (mut cmd, bridged, mut matches) = loop {
+            let mut cmd = self.cli_command();
+            let bridged = cmd.has_subcommands() && cmd.find_subcommand(name).is_none();
+            if bridged {
+                let bridge = match full {
+                    true => bridge_command(&bin, name),
+                    false => bridge_stand_in(),
+                };
+                cmd = cmd.subcommand(bridge.name(name.to_owned()).hide(self.hide_command));
+            }
+            match cmd.try_get_matches_from_mut(&args) {
+                Ok(matches) if bridged && !full && matches.subcommand_name() == Some(name) => {
+                    full = true;
+                }
+                Ok(matches) => break (cmd, bridged, matches),
+                // Not the bridge's: the CLI's own parse says what it is.
+                Err(_) if self.parse.is_some() => return Route::Cli(self.parse_cli(args), None),
+                Err(error) => error.exit(),
+            }
         };
         if bridged && matches.subcommand_name() == Some(name) {
             if let Some((_, bridge)) = matches.remove_subcommand() {
@@ -948,11 +961,30 @@ async fn shutdown_signal() -> &'static str {
     }
 }
 
+/// The bridge's command in a CLI's parse that does not name it: its
+/// summary for `--help`, and whatever follows it taken as it is.
+fn bridge_stand_in() -> clap::Command {
+    use clap::{value_parser, Arg};
+    clap::Command::new("mcp")
+        .about(BRIDGE_ABOUT)
+        .disable_help_flag(true)
+        .arg(
+            Arg::new("rest")
+                .num_args(0..)
+                .trailing_var_arg(true)
+                .allow_hyphen_values(true)
+                .value_parser(value_parser!(OsString)),
+        )
+}
+
+/// What the bridge's command does, in the CLI's `--help`.
+const BRIDGE_ABOUT: &str = "Serve this CLI to AI assistants over the Model Context Protocol";
+
 fn bridge_command(bin: &str, name: &str) -> clap::Command {
     use clap::{value_parser, Arg, Command};
     Command::new("mcp")
         .bin_name(format!("{bin} {name}"))
-        .about("Serve this CLI to AI assistants over the Model Context Protocol")
+        .about(BRIDGE_ABOUT)
         .subcommand_required(true)
         .arg_required_else_help(true)
         .subcommand(serve_command())

@@ -141,3 +141,29 @@ fn the_clis_own_parse_runs_in_cli_mode_and_the_bridge_still_answers() {
     );
     assert_eq!(seen("parse"), [paint("east", true), paint("mcp", false)]);
 }
+
+#[test]
+fn an_abbreviated_bridge_command_reaches_the_bridge_under_infer_subcommands() {
+    // In CLI mode the bridge's command is a stand-in until an argument
+    // names it; an abbreviation clap infers picks the stand-in, and the
+    // parse runs again with the bridge's real command.
+    let bridge = Bridge::new(|cli: Shade| SEEN.lock().unwrap().push(("infer", cli)))
+        .command(|cmd| cmd.infer_subcommands(true));
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("tools.json");
+    let args: Vec<OsString> = ["shade", "--palette", "warm", "mc", "tools", "--output"]
+        .map(OsString::from)
+        .into_iter()
+        .chain([out.clone().into_os_string()])
+        .collect();
+    assert_eq!(bridge.run_from(args), ExitCode::SUCCESS);
+    let tools = std::fs::read_to_string(out).expect("the tools were written");
+    assert!(tools.contains("shade_paint"), "{tools}");
+    // `--palette` given before the bridge's name is pinned: not offered.
+    assert!(!tools.contains("palette"), "{tools}");
+    // The CLI's own commands are still inferred as before.
+    let bridge = Bridge::new(|cli: Shade| SEEN.lock().unwrap().push(("infer", cli)))
+        .command(|cmd| cmd.infer_subcommands(true));
+    assert_eq!(bridge.run_from(["shade", "pa", "east"]), ExitCode::SUCCESS);
+    assert_eq!(seen("infer"), [paint("east", false)]);
+}
