@@ -962,7 +962,9 @@ fn a_cli_declared_by_a_macro_rules_macro_builds_what_clap_parses() {
     let built = same::<Declared>(
         "declared_add",
         json!({"words": ["a", "b"], "loud": 2, "kind": "dir", "keep": true}),
-        &["declared", "add", "a", "b", "-ll", "--kind", "dir", "--keep"],
+        &[
+            "declared", "add", "a", "b", "-ll", "--kind", "dir", "--keep",
+        ],
     );
     assert_eq!(
         built.command,
@@ -973,7 +975,10 @@ fn a_cli_declared_by_a_macro_rules_macro_builds_what_clap_parses() {
             keep: true,
         }
     );
-    assert_eq!(same::<Declared>("declared_add", json!({}), &["declared", "add"]).place, "here");
+    assert_eq!(
+        same::<Declared>("declared_add", json!({}), &["declared", "add"]).place,
+        "here"
+    );
 }
 
 #[test]
