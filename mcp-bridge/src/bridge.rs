@@ -1313,9 +1313,28 @@ fn captured_and_logged(server: BridgeServer) -> std::io::Result<BridgeServer> {
     Ok(server)
 }
 
+/// What the server logs: `MCP_BRIDGE_LOG`'s levels by target
+/// (`debug`, `warn,mcp_bridge=debug`: a level, or `target=level` pairs,
+/// comma-separated), or by default warnings and the bridge's own
+/// information. A value that does not read as that is said on stderr, and
+/// the default kept.
+fn log_filter(setting: Option<&str>) -> tracing_subscriber::filter::Targets {
+    const DEFAULT: &str = "warn,mcp_bridge=info";
+    let default = || DEFAULT.parse().expect("the default filter reads");
+    match setting.map(str::trim).filter(|s| !s.is_empty()) {
+        None => default(),
+        Some(setting) => setting.parse().unwrap_or_else(|error| {
+            eprintln!(
+                "mcp-bridge: MCP_BRIDGE_LOG={setting:?} is not a level or target=level \
+                 pairs ({error}); logging with {DEFAULT:?}"
+            );
+            default()
+        }),
+    }
+}
+
 fn init_logging(log: Option<std::fs::File>) {
-    let filter = tracing_subscriber::EnvFilter::try_from_env("MCP_BRIDGE_LOG")
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn,mcp_bridge=info"));
+    let filter = log_filter(std::env::var("MCP_BRIDGE_LOG").ok().as_deref());
     use tracing_subscriber::layer::SubscriberExt;
     use tracing_subscriber::util::SubscriberInitExt;
     use tracing_subscriber::Layer;
@@ -1347,4 +1366,31 @@ fn fail(error: &dyn std::fmt::Display) -> ExitCode {
 
 fn exit_code(code: i32) -> ExitCode {
     ExitCode::from(u8::try_from(code).unwrap_or(1))
+}
+
+#[cfg(test)]
+mod tests {
+    use tracing::Level;
+
+    use super::log_filter;
+
+    #[test]
+    fn the_log_filter_reads_levels_by_target_and_keeps_the_default_otherwise() {
+        let default = log_filter(None);
+        assert!(default.would_enable("mcp_bridge::serve", &Level::INFO));
+        assert!(!default.would_enable("mcp_bridge::serve", &Level::DEBUG));
+        assert!(default.would_enable("rmcp", &Level::WARN));
+        assert!(!default.would_enable("rmcp", &Level::INFO));
+        let debug = log_filter(Some("debug"));
+        assert!(debug.would_enable("rmcp::service", &Level::DEBUG));
+        let pairs = log_filter(Some("error,mcp_bridge::serve=trace"));
+        assert!(pairs.would_enable("mcp_bridge::serve::exec", &Level::TRACE));
+        assert!(!pairs.would_enable("mcp_bridge::registry", &Level::WARN));
+        assert!(!pairs.would_enable("tokio", &Level::WARN));
+        // Not a level: the default, said on stderr.
+        let bad = log_filter(Some("mcp_bridge=loud"));
+        assert!(bad.would_enable("mcp_bridge", &Level::INFO));
+        assert!(!bad.would_enable("mcp_bridge", &Level::DEBUG));
+        assert!(log_filter(Some("  ")).would_enable("mcp_bridge", &Level::INFO));
+    }
 }
