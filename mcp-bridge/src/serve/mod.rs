@@ -5,13 +5,16 @@
 
 mod ask;
 mod capture;
+mod dispatch;
 mod exec;
 pub(crate) mod isolate;
+mod locks;
 pub(crate) mod logs;
 mod outbox;
 mod output;
 mod pool;
 mod requests;
+mod results;
 mod run;
 pub(crate) mod transport;
 mod turn;
@@ -47,90 +50,18 @@ use crate::traits::McpCommand;
 
 #[cfg(unix)]
 pub(crate) use capture::StdCapture;
+use dispatch::{Dispatch, Typed};
 pub(crate) use exec::Limits;
 pub(crate) use exec::Running;
 use exec::{CommandPolicy, Executor, Ran, Watch};
+use locks::{lock, read, write};
 use outbox::Outbox;
 pub(crate) use output::structured as structured_output;
 use requests::malformed_request_error;
+use results::{invalid_arguments, unfinished, with_output};
 pub use run::CallOutcome;
 #[cfg(feature = "http")]
 pub(crate) use transport::http::{endpoint_url, serve as serve_http, HttpOptions};
-
-/// The typed side of a server with the CLI's type erased, so that rmcp's
-/// service code is compiled once, in this crate, and not again in every
-/// binary that uses it.
-trait Dispatch: Send + Sync {
-    /// The index of `tool` in the table.
-    fn position(&self, tool: &str) -> Option<usize>;
-    /// Builds the CLI's value from `arguments` and binds the handler to it;
-    /// with the tool's index in the table.
-    fn prepare(
-        &self,
-        tool: &str,
-        arguments: &Map<String, Value>,
-    ) -> Result<(usize, Job), CallError>;
-    /// [`prepare`](Dispatch::prepare) for the tool at `index`.
-    fn prepare_at(&self, index: usize, arguments: &Map<String, Value>) -> Result<Job, CallError>;
-    /// What `tools/list` shows in `mode` (`None`: every tool, flat).
-    fn surface(&self, mode: &ToolMode) -> Result<Option<Surface>, String>;
-    /// The tool at `index`.
-    fn spec(&self, index: usize) -> Option<&ToolSpec>;
-    /// The `--help` text of the command of the tool at `index`, as clap
-    /// renders it.
-    fn help(&self, index: usize) -> Option<String>;
-}
-
-struct Typed<C> {
-    registry: Registry<C>,
-    handler: Handler<C>,
-}
-
-impl<C: McpCommand + Send + 'static> Dispatch for Typed<C> {
-    fn position(&self, tool: &str) -> Option<usize> {
-        self.registry.position(tool)
-    }
-
-    fn prepare(
-        &self,
-        tool: &str,
-        arguments: &Map<String, Value>,
-    ) -> Result<(usize, Job), CallError> {
-        let index = self
-            .registry
-            .position(tool)
-            .ok_or_else(|| CallError::UnknownTool {
-                name: tool.to_owned(),
-            })?;
-        Ok((index, self.prepare_at(index, arguments)?))
-    }
-
-    fn prepare_at(&self, index: usize, arguments: &Map<String, Value>) -> Result<Job, CallError> {
-        let cli = self.registry.build_at(index, arguments)?;
-        Ok(self.handler.bind(cli))
-    }
-
-    fn surface(&self, mode: &ToolMode) -> Result<Option<Surface>, String> {
-        Surface::new(&self.registry, mode)
-    }
-
-    fn spec(&self, index: usize) -> Option<&ToolSpec> {
-        self.registry.tools().nth(index)
-    }
-
-    fn help(&self, index: usize) -> Option<String> {
-        let tool = self.spec(index)?;
-        // clap's own rendering: built on demand (a resource read), never
-        // on a call's path.
-        let mut command = <C as clap::CommandFactory>::command();
-        command.build();
-        let mut at = &mut command;
-        for name in tool.path.iter().skip(1) {
-            at = at.find_subcommand_mut(name)?;
-        }
-        Some(at.render_long_help().to_string())
-    }
-}
 
 struct Shared {
     typed: Box<dyn Dispatch>,
@@ -1235,22 +1166,6 @@ fn prompt_message(spec: &ToolSpec) -> rmcp::model::PromptMessage {
     rmcp::model::PromptMessage::new_text(rmcp::model::Role::User, text)
 }
 
-/// The answer to a call the shutdown stopped: it did not finish in the
-/// grace period, and, told to stop, may still complete (a synchronous
-/// handler runs until it returns, or until the process ends).
-fn unfinished(tool: &str) -> CallToolResult {
-    CallToolResult::error(vec![ContentBlock::text(format!(
-        "tool `{tool}` had not finished when the server stopped (its shutdown grace \
-         period ended): it was asked to stop, and what it was doing may or may not have \
-         completed"
-    ))])
-}
-
-/// Bad arguments, answered as clap would: exit code 2, the message on stderr.
-fn invalid_arguments(error: &ArgError) -> CallOutcome {
-    CallOutcome::new(2, String::new(), error.to_string())
-}
-
 /// The answer of a grouped or search call that runs no tool: a command's
 /// definition, the tools a search found, or a refusal (`isError`, the
 /// message alone: no command ran).
@@ -1288,30 +1203,6 @@ fn surface_answer(answered: Resolved<'_>, surface: &Surface, flat: &[Tool]) -> C
         Resolved::Tool { .. } => unreachable!("a tool call is run, not answered"),
     };
     CallToolResult::success(vec![ContentBlock::text(text)])
-}
-
-/// A call's result; with `#[mcp(output = "...")]`, what a successful
-/// call printed is parsed into `structuredContent` too (or, when it does
-/// not parse, left as text with a warning in the log).
-fn with_output(outcome: CallOutcome, output: Option<OutputFormat>, tool: &str) -> CallToolResult {
-    let parsed = match output {
-        // A value the handler returned is the structured content.
-        _ if outcome.structured.is_some() => None,
-        Some(format) if outcome.exit_code == 0 => match output::structured(format, &outcome.stdout)
-        {
-            Ok(parsed) => Some(Value::Object(parsed)),
-            Err(why) => {
-                tracing::warn!(tool, ?format, %why, "output not parsed: sent as text only");
-                None
-            }
-        },
-        _ => None,
-    };
-    let mut result = outcome.into_result();
-    if parsed.is_some() {
-        result.structured_content = parsed;
-    }
-    result
 }
 
 /// A followed call as a task, from its start or from its handler's
@@ -1419,21 +1310,6 @@ pub(crate) const DEFAULT_TASK_TTL: Duration =
 
 /// How long the first `tools/list` waits for fetched values.
 const FIRST_VALUES_WAIT: Duration = Duration::from_secs(3);
-
-fn lock<T>(lock: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    lock.lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-}
-
-fn read<T>(lock: &RwLock<T>) -> std::sync::RwLockReadGuard<'_, T> {
-    lock.read()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-}
-
-fn write<T>(lock: &RwLock<T>) -> std::sync::RwLockWriteGuard<'_, T> {
-    lock.write()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-}
 
 /// Fetches values when they are due, for as long as the server lives:
 /// puts them in the tools and tells the clients when they change.

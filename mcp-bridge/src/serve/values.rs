@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value};
 
-use super::lock;
+use super::locks::lock;
 use crate::error::{ArgError, Problem};
 use crate::spec::{ToolSpec, ValueType, ValuesSource};
 
