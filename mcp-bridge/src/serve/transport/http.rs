@@ -17,7 +17,7 @@ use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, Stream
 use subtle::ConstantTimeEq;
 use tokio_util::sync::CancellationToken;
 
-use crate::serve::BridgeServer;
+use crate::serve::server::BridgeServer;
 
 /// The path the MCP endpoint is served at.
 pub(crate) const ENDPOINT: &str = "/mcp";
