@@ -1,7 +1,7 @@
 //! Serving: the rmcp `ServerHandler` — `tools/list` from the cache,
 //! `tools/call` routed by exact name to the typed build ([`Registry`]),
-//! then to the user's handler ([`run`]) — and the [`transport`] it is
-//! served over.
+//! then to the user's handler ([`run`]) — and what it is served over:
+//! the stdio [`transport`], or Streamable HTTP (`http.rs`).
 //!
 //! [`BridgeServer`] is one type with its methods in the files of the
 //! parts of the protocol they answer: the type and its rmcp handler,
@@ -12,7 +12,9 @@
 //! (`fetching.rs`); a call's notifications (`notifications.rs`) and its
 //! result (`results.rs`); making and setting up a server (`setup.rs`);
 //! the shutdown (`shutdown.rs`). The state they share is in `shared.rs`.
-//! Imports run one way: this file only declares and re-exports.
+//! Imports run one way: this file only declares and re-exports; `http.rs`,
+//! which serves a `BridgeServer`, sits beside the server's files rather
+//! than in `transport/`, which they use.
 //!
 //! [`Registry`]: crate::registry::Registry
 
@@ -25,6 +27,8 @@ mod early;
 mod exec;
 mod fetching;
 mod followed;
+#[cfg(feature = "http")]
+mod http;
 pub(crate) mod isolate;
 mod locks;
 pub(crate) mod logs;
@@ -48,9 +52,9 @@ mod values;
 #[cfg(unix)]
 pub(crate) use capture::StdCapture;
 pub(crate) use exec::Limits;
+#[cfg(feature = "http")]
+pub(crate) use http::{endpoint_url, serve as serve_http, HttpOptions};
 pub(crate) use output::structured as structured_output;
 pub use run::CallOutcome;
 pub use server::BridgeServer;
 pub(crate) use tasks::DEFAULT_TASK_TTL;
-#[cfg(feature = "http")]
-pub(crate) use transport::http::{endpoint_url, serve as serve_http, HttpOptions};
