@@ -12,7 +12,7 @@
 //! call's answer, an `input_required` result whose `requestState` names
 //! the call, which keeps waiting; the client asks its user and calls
 //! again with the answer (`inputResponses`) and that state, and the call
-//! goes on (`serve/mod.rs`: `BridgeServer::follow`, `resume`). A call
+//! goes on (`serve/rounds.rs`: `BridgeServer::follow`, `resume`). A call
 //! nobody comes back to is dropped after [`ROUND_EXPIRY`], its question
 //! unanswered.
 //!

@@ -173,7 +173,7 @@ impl Ran {
         output: Option<OutputFormat>,
         tool: &str,
     ) -> rmcp::model::CallToolResult {
-        super::with_output(self.outcome, output, tool)
+        super::results::with_output(self.outcome, output, tool)
     }
 }
 
@@ -257,7 +257,7 @@ impl ThreadAnswer {
             return;
         }
         let outcome = done.with_returned(returned, self.returns, &self.tool, self.limit);
-        let result = super::with_output(outcome, self.reply.output, &self.tool);
+        let result = super::results::with_output(outcome, self.reply.output, &self.tool);
         self.reply.replier.reply(self.reply.id, result);
     }
 }

@@ -170,7 +170,7 @@ fn brief(value: &Value) -> String {
     format!("{start}…")
 }
 
-pub(super) fn error_response(id: Option<Value>, code: i64, message: &str) -> Value {
+pub(crate) fn error_response(id: Option<Value>, code: i64, message: &str) -> Value {
     json!({
         "jsonrpc": "2.0",
         "id": id.unwrap_or(Value::Null),
@@ -242,7 +242,7 @@ fn read_id_value(text: &str) -> Option<Value> {
         .filter(is_valid_id)
 }
 
-pub(super) fn reply_bytes(reply: &Value) -> Vec<u8> {
+pub(crate) fn reply_bytes(reply: &Value) -> Vec<u8> {
     let mut bytes = reply.to_string().into_bytes();
     bytes.push(b'\n');
     bytes

@@ -24,13 +24,15 @@
 //! server's one worker does.
 
 mod framing;
-#[cfg(feature = "http")]
-pub(crate) mod http;
 mod stdio;
 
 pub(crate) use stdio::guarded_stdio;
+#[cfg(all(unix, feature = "http"))]
+pub(super) use stdio::null_stdin;
 
-use framing::{decode_line, error_response, recover_id, reply_bytes, Decoded};
+// The HTTP server (`serve/http.rs`) answers with the same framing.
+use framing::recover_id;
+pub(super) use framing::{decode_line, error_response, reply_bytes, Decoded};
 
 use std::collections::HashSet;
 use std::pin::Pin;
@@ -731,7 +733,7 @@ impl Framing {
 
 /// The refusal of a request whose id is already in flight (each request
 /// gets its own answer), over stdio and over HTTP alike.
-fn duplicate_id(id: &RequestId) -> serde_json::Value {
+pub(super) fn duplicate_id(id: &RequestId) -> serde_json::Value {
     tracing::warn!(%id, "refusing a request whose id is in flight");
     error_response(
         serde_json::to_value(id).ok(),

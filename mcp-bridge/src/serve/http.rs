@@ -17,7 +17,8 @@ use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, Stream
 use subtle::ConstantTimeEq;
 use tokio_util::sync::CancellationToken;
 
-use crate::serve::BridgeServer;
+use super::server::BridgeServer;
+use super::transport;
 
 /// The path the MCP endpoint is served at.
 pub(crate) const ENDPOINT: &str = "/mcp";
@@ -222,8 +223,8 @@ async fn answer_unreadable(
             };
         }
     };
-    let reply = match super::decode_line(&bytes) {
-        super::Decoded::Message(message) => {
+    let reply = match transport::decode_line(&bytes) {
+        transport::Decoded::Message(message) => {
             let session = parts
                 .headers
                 .get("mcp-session-id")
@@ -239,7 +240,7 @@ async fn answer_unreadable(
                     if !fresh {
                         return json_reply(
                             StatusCode::BAD_REQUEST,
-                            &super::duplicate_id(&request.id),
+                            &transport::duplicate_id(&request.id),
                         );
                     }
                     Some(Answered {
@@ -266,11 +267,11 @@ async fn answer_unreadable(
                 None => response,
             };
         }
-        super::Decoded::Reply(reply) => reply,
-        super::Decoded::Skip if bytes.iter().all(u8::is_ascii_whitespace) => {
-            super::error_response(None, -32700, "Parse error: the request body is empty")
+        transport::Decoded::Reply(reply) => reply,
+        transport::Decoded::Skip if bytes.iter().all(u8::is_ascii_whitespace) => {
+            transport::error_response(None, -32700, "Parse error: the request body is empty")
         }
-        super::Decoded::Skip => super::error_response(
+        transport::Decoded::Skip => transport::error_response(
             None,
             -32600,
             "Invalid Request: a notification that cannot be read",
@@ -283,7 +284,7 @@ fn json_reply(status: StatusCode, reply: &serde_json::Value) -> Response {
     (
         status,
         [(header::CONTENT_TYPE, "application/json")],
-        super::reply_bytes(reply),
+        transport::reply_bytes(reply),
     )
         .into_response()
 }
@@ -371,7 +372,7 @@ pub(crate) async fn serve(
     // A handler reading stdin reads nothing, as over stdio, instead of
     // waiting on the operator's terminal.
     #[cfg(unix)]
-    super::stdio::null_stdin()?;
+    transport::null_stdin()?;
     let server = match options.stateless {
         true => server.without_list_changed(),
         false => server,
