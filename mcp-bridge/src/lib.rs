@@ -165,6 +165,13 @@ pub mod __private {
         }
     }
 
+    /// Default texts known when the derive ran (string literals, and the
+    /// `Display` of an integer or `bool` literal): one function for all,
+    /// so each argument's default costs a call, not code of its own.
+    pub fn literal_texts(texts: &'static [&'static str]) -> crate::DefaultTexts {
+        Some(texts.iter().map(|text| Cow::Borrowed(*text)).collect())
+    }
+
     /// `default_values = EXPR`: the texts clap's `Arg::default_values`
     /// keeps of it.
     pub fn default_values_of(

@@ -982,6 +982,41 @@ fn a_cli_declared_by_a_macro_rules_macro_builds_what_clap_parses() {
 }
 
 #[test]
+fn literal_defaults_are_shown_as_clap_shows_them() {
+    use tests::adopt::corners::Literals;
+    let _env = env_lock();
+    assert_parity::<Literals>();
+    mcp_bridge::testing::assert_agrees_with_clap::<Literals>();
+    let schema = schema::<Literals>("literals");
+    let defaults: Vec<(&str, Value)> = [
+        "hex", "thousand", "low", "zero", "min", "paren", "bare", "name", "on",
+    ]
+    .into_iter()
+    .map(|name| (name, schema["properties"][name]["default"].clone()))
+    .collect();
+    assert_eq!(
+        defaults,
+        [
+            ("hex", json!(16)),
+            ("thousand", json!(1000)),
+            ("low", json!(-128)),
+            ("zero", json!(0)),
+            ("min", json!(i64::MIN)),
+            ("paren", json!(7)),
+            ("bare", json!(0)),
+            ("name", json!("")),
+            ("on", json!(true)),
+        ]
+    );
+    same::<Literals>("literals", json!({}), &["literals"]);
+    same::<Literals>(
+        "literals",
+        json!({"low": -1, "on": false}),
+        &["literals", "--low=-1", "--on", "false"],
+    );
+}
+
+#[test]
 fn corners_build_what_clap_parses_and_say_it_in_the_schema() {
     use tests::adopt::corners::{ChildCommand, CornersCommand, Kind, ParentArgs};
     let _env = env_lock();

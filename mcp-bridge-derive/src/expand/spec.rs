@@ -5,7 +5,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::arg::{arity_tokens, default_texts};
+use super::arg::{arity_tokens, default_texts, is_str_literal, literal_default_text};
 use super::convert::{converter, value_type_of};
 use super::{delimiter_tokens, Private};
 use crate::model::{
@@ -407,6 +407,10 @@ fn param_spec(p: &Private, arg: &Arg) -> TokenStream {
         (_, DefaultValue::Texts(texts)) if texts.iter().all(is_str_literal) => {
             (quote!(&[#(#texts),*]), quote!(#p::None))
         }
+        _ if literal_default_text(arg).is_some() => {
+            let text = literal_default_text(arg);
+            (quote!(&[#text]), quote!(#p::None))
+        }
         _ => (quote!(&[]), default_texts(p, arg)),
     };
     let description = match (&arg.long_help, &arg.help) {
@@ -514,16 +518,6 @@ fn param_spec(p: &Private, arg: &Arg) -> TokenStream {
 
 /// A string literal (static data), as opposed to an expression evaluated
 /// at run time.
-fn is_str_literal(expr: &syn::Expr) -> bool {
-    matches!(
-        expr,
-        syn::Expr::Lit(syn::ExprLit {
-            lit: syn::Lit::Str(_),
-            ..
-        })
-    )
-}
-
 fn relation_tokens(p: &Private, relations: &ArgRelations) -> TokenStream {
     let conflicts = &relations.conflicts_with;
     let requires = &relations.requires;

@@ -262,3 +262,37 @@ macro_rules! declare_macro_cli {
 }
 
 declare_macro_cli!(McpTool);
+
+/// Defaults written as literals in the ways Rust allows, which the derive
+/// shows itself, beside ones it leaves to run time.
+#[derive(Parser, McpTool, Debug, PartialEq)]
+#[command(name = "literals")]
+pub struct Literals {
+    /// Hexadecimal
+    #[arg(long, default_value_t = 0x10)]
+    pub hex: u32,
+    /// With separators
+    #[arg(long, default_value_t = 1_000)]
+    pub thousand: u64,
+    /// The smallest of its type
+    #[arg(long, default_value_t = -128)]
+    pub low: i8,
+    /// Negative zero
+    #[arg(long, default_value_t = -0)]
+    pub zero: i16,
+    /// A constant (left to run time)
+    #[arg(long, default_value_t = i64::MIN)]
+    pub min: i64,
+    /// In parentheses, with a suffix
+    #[arg(long, default_value_t = (7u8))]
+    pub paren: u8,
+    /// The type's default
+    #[arg(long, default_value_t)]
+    pub bare: i32,
+    /// An empty text by default
+    #[arg(long, default_value_t)]
+    pub name: String,
+    /// A switch that is on unless told
+    #[arg(long, default_value_t = true, action = ArgAction::Set)]
+    pub on: bool,
+}
