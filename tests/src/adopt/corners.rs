@@ -264,7 +264,9 @@ macro_rules! declare_macro_cli {
 declare_macro_cli!(McpTool);
 
 /// Defaults written as literals in the ways Rust allows, which the derive
-/// shows itself, beside ones it leaves to run time.
+/// shows itself, beside ones it leaves to run time. (The parentheses are
+/// the point of one of them.)
+#[allow(unused_parens)]
 #[derive(Parser, McpTool, Debug, PartialEq)]
 #[command(name = "literals")]
 pub struct Literals {
