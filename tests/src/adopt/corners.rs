@@ -264,9 +264,7 @@ macro_rules! declare_macro_cli {
 declare_macro_cli!(McpTool);
 
 /// Defaults written as literals in the ways Rust allows, which the derive
-/// shows itself, beside ones it leaves to run time. (The parentheses are
-/// the point of one of them.)
-#[allow(unused_parens)]
+/// shows itself, beside ones it leaves to run time.
 #[derive(Parser, McpTool, Debug, PartialEq)]
 #[command(name = "literals")]
 pub struct Literals {
@@ -285,8 +283,8 @@ pub struct Literals {
     /// A constant (left to run time)
     #[arg(long, default_value_t = i64::MIN)]
     pub min: i64,
-    /// In parentheses, with a suffix
-    #[arg(long, default_value_t = (7u8))]
+    /// With a suffix
+    #[arg(long, default_value_t = 7u8)]
     pub paren: u8,
     /// The type's default
     #[arg(long, default_value_t)]
