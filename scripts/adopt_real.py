@@ -321,6 +321,11 @@ def toolchain():
 
 def main():
     args = sys.argv[1:]
+    unknown = [a for a in args if a.startswith("-") and a != "--ci"]
+    if unknown:
+        # `--help` included: a mistyped flag must not start the whole run.
+        print(__doc__.split("\n\n")[1] if unknown != ["--help"] else __doc__)
+        sys.exit(0 if unknown in (["--help"], ["-h"]) else 2)
     ci = "--ci" in args
     names = [a for a in args if not a.startswith("--")]
     entries = [
