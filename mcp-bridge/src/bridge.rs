@@ -393,7 +393,8 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
         }
         // A CLI's own parse runs alone unless the bridge's command may be
         // among the arguments.
-        if self.parse.is_some() && !args.iter().skip(1).any(|a| *a == *name) {
+        let named = args.iter().skip(1).any(|a| *a == *name);
+        if self.parse.is_some() && !named {
             return Route::Cli(self.parse_cli(args), None);
         }
         // Otherwise the CLI parses its arguments, with the bridge as one
@@ -406,7 +407,7 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
         // options. (The stand-in chosen all the same, by an abbreviation
         // under `infer_subcommands`, sends the parse round again with the
         // real one.)
-        let mut full = args.iter().skip(1).any(|a| *a == *name);
+        let mut full = named;
         let (mut cmd, bridged, mut matches) = loop {
             let mut cmd = self.cli_command();
             let bridged = cmd.has_subcommands() && cmd.find_subcommand(name).is_none();

@@ -400,19 +400,17 @@ fn param_spec(p: &Private, arg: &Arg) -> TokenStream {
     let arity = opt((arg.multiple() && !computed_arity).then(|| arity_tokens(p, arg)));
     // Literal default texts are data; computed ones are evaluated when the
     // table is built.
-    let (literal_defaults, computed_defaults) = match (arg.action, &arg.default) {
-        (Action::SetTrue | Action::SetFalse, _) => (quote!(&["false"]), quote!(#p::None)),
-        (Action::Count, _) => (quote!(&["0"]), quote!(#p::None)),
-        (_, DefaultValue::None) => (quote!(&[]), quote!(#p::None)),
-        (_, DefaultValue::Texts(texts)) if texts.iter().all(is_str_literal) => {
-            (quote!(&[#(#texts),*]), quote!(#p::None))
-        }
-        _ if literal_default_text(arg).is_some() => {
-            let text = literal_default_text(arg);
-            (quote!(&[#text]), quote!(#p::None))
-        }
-        _ => (quote!(&[]), default_texts(p, arg)),
-    };
+    let (literal_defaults, computed_defaults) =
+        match (arg.action, &arg.default, literal_default_text(arg)) {
+            (Action::SetTrue | Action::SetFalse, _, _) => (quote!(&["false"]), quote!(#p::None)),
+            (Action::Count, _, _) => (quote!(&["0"]), quote!(#p::None)),
+            (_, DefaultValue::None, _) => (quote!(&[]), quote!(#p::None)),
+            (_, DefaultValue::Texts(texts), _) if texts.iter().all(is_str_literal) => {
+                (quote!(&[#(#texts),*]), quote!(#p::None))
+            }
+            (_, _, Some(text)) => (quote!(&[#text]), quote!(#p::None)),
+            _ => (quote!(&[]), default_texts(p, arg)),
+        };
     let description = match (&arg.long_help, &arg.help) {
         (Some(long), _) => {
             let long = text_tokens(long);
