@@ -12,6 +12,7 @@ use std::pin::Pin;
 use std::sync::Arc;
 
 use crate::io::{Io, Report, Structured};
+use crate::trace::TraceContext;
 
 /// `Fn(C, &mut Io) -> exit code`.
 type IoFn<C> = dyn Fn(C, &mut Io<'_>) -> i32 + Send + Sync;
@@ -93,6 +94,27 @@ pub(crate) enum SyncJob {
 }
 
 impl Job {
+    /// The job, run in its call's trace context when the client sent one
+    /// (an isolated call's goes to its process's environment instead).
+    pub(crate) fn traced(self, tool: &str, trace: Option<TraceContext>) -> Self {
+        let Some(trace) = trace else {
+            return self;
+        };
+        let tool = tool.to_owned();
+        match self {
+            Self::Sync(SyncJob::WithIo(f)) => {
+                Self::Sync(SyncJob::WithIo(Box::new(move |io: &mut Io<'_>| {
+                    trace.run(&tool, || f(io))
+                })))
+            }
+            Self::Sync(SyncJob::Plain(f)) => {
+                Self::Sync(SyncJob::Plain(Box::new(move || trace.run(&tool, f))))
+            }
+            Self::Async(call) => Self::Async(Box::pin(trace.scope(&tool, call))),
+            isolated @ Self::Isolated { .. } => isolated,
+        }
+    }
+
     /// Whether the job prints to the process's streams (fd 1 and fd 2),
     /// which must then be captured.
     pub(crate) fn prints_to_process(&self) -> bool {

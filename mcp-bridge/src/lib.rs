@@ -69,6 +69,7 @@ mod registry;
 mod serve;
 pub mod spec;
 pub mod testing;
+mod trace;
 mod traits;
 
 pub use bridge::Bridge;
@@ -86,6 +87,7 @@ pub use io::{
 pub use mcp_bridge_derive::McpTool;
 pub use registry::{Registry, ToolMode};
 pub use serve::{BridgeServer, CallOutcome};
+pub use trace::{trace_context, TraceContext};
 pub use traits::{McpArgs, McpCommand, McpSubcommand};
 
 /// What generated code uses; not a public API.

@@ -1940,7 +1940,7 @@ fn tools_command_writes_the_definitions_to_a_file() {
         .unwrap();
     assert!(status.success());
     let tools: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
-    assert_eq!(tools.as_array().unwrap().len(), 27);
+    assert_eq!(tools.as_array().unwrap().len(), 29);
     assert_eq!(tools[0]["inputSchema"]["required"], json!(["text"]));
 }
 
@@ -1963,5 +1963,47 @@ fn icons_reach_every_tool_below_the_command_that_declares_one() {
             }])
         };
         assert_eq!(tool["icons"], expected, "{}", tool["name"]);
+    }
+}
+
+#[test]
+fn a_calls_trace_context_reaches_its_handler_its_span_and_its_own_process() {
+    const PARENT: &str = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+    for handler in ["io", "plain", "async"] {
+        let mut server = session(handler, &[("MCP_BRIDGE_LOG", "info")]);
+        let traced =
+            |tool: &str, meta: Value| json!({"name": tool, "arguments": {}, "_meta": meta});
+        let meta = json!({"traceparent": PARENT, "tracestate": "vendor=abc"});
+        // In this process: the call's context, not the process's variable.
+        let result = server.request(2, "tools/call", traced("fixture_trace", meta.clone()));
+        assert_eq!(
+            result["structuredContent"],
+            json!({"traceparent": PARENT, "tracestate": "vendor=abc", "TRACEPARENT": null}),
+            "{handler}: {result}"
+        );
+        // In a process of its own: the variables OpenTelemetry reads too.
+        let result = server.request(3, "tools/call", traced("fixture_trace-apart", meta));
+        assert_eq!(
+            result["structuredContent"],
+            json!({"traceparent": PARENT, "tracestate": "vendor=abc", "TRACEPARENT": PARENT}),
+            "{handler}: {result}"
+        );
+        // None sent, or one that is not well formed: none.
+        let none = json!({"traceparent": null, "tracestate": null, "TRACEPARENT": null});
+        let result = server.call(4, "fixture_trace", json!({}));
+        assert_eq!(result["structuredContent"], none, "{handler}: {result}");
+        let bad = json!({"traceparent": "00-xyz-01", "tracestate": "vendor=abc"});
+        let result = server.request(5, "tools/call", traced("fixture_trace-apart", bad));
+        assert_eq!(result["structuredContent"], none, "{handler}: {result}");
+        server.assert_stdout_pure();
+        let log = server.finish();
+        // The handler's events are in the call's span.
+        assert!(
+            log.contains(&format!(
+                "mcp_call{{tool=\"fixture_trace\" traceparent=\"{PARENT}\""
+            )),
+            "{handler}: {log}"
+        );
+        assert!(log.contains("traceparent is dropped"), "{handler}: {log}");
     }
 }

@@ -411,3 +411,45 @@ async fn list_changed_is_declared_only_where_it_can_be_sent() {
     })
     .await;
 }
+
+#[tokio::test]
+async fn a_traceparent_header_reaches_the_call_and_meta_wins_over_it() {
+    timed(async {
+        const HEADER: &str = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+        const META: &str = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-00";
+        let mut fixture = tokio::process::Command::new(FIXTURE);
+        fixture
+            .args(["ai", "serve", "--http", "127.0.0.1:0", "--stateless"])
+            .env("FIXTURE_BRIDGE_NAME", "ai")
+            .env("MCP_BRIDGE_LOG", "info");
+        let (_server, url) = spawn(fixture).await;
+        let call = |tool: &str, meta: serde_json::Value| {
+            json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                   "params": {"name": tool, "arguments": {}, "_meta": meta}})
+            .to_string()
+        };
+        let headers = [
+            ("MCP-Protocol-Version", "2025-11-25"),
+            ("traceparent", HEADER),
+            ("tracestate", "vendor=header"),
+        ];
+        for tool in ["fixture_trace", "fixture_trace-apart"] {
+            let reply = post(&url, &headers, call(tool, json!({}))).await;
+            let answer = &messages(&reply)[0]["result"]["structuredContent"];
+            assert_eq!(answer["traceparent"], HEADER, "{tool}: {reply:?}");
+            assert_eq!(answer["tracestate"], "vendor=header", "{tool}: {reply:?}");
+            let env = if tool.ends_with("apart") {
+                json!(HEADER)
+            } else {
+                json!(null)
+            };
+            assert_eq!(answer["TRACEPARENT"], env, "{tool}: {reply:?}");
+            // The request's own `_meta` is the more precise one.
+            let reply = post(&url, &headers, call(tool, json!({"traceparent": META}))).await;
+            let answer = &messages(&reply)[0]["result"]["structuredContent"];
+            assert_eq!(answer["traceparent"], META, "{tool}: {reply:?}");
+            assert_eq!(answer["tracestate"], json!(null), "{tool}: {reply:?}");
+        }
+    })
+    .await;
+}

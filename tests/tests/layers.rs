@@ -9,12 +9,12 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-/// Top to bottom. A module may use those after it; `error`, `io` and
-/// `handler` are leaves every layer may use.
+/// Top to bottom. A module may use those after it; `error`, `io`,
+/// `handler` and `trace` are leaves every layer may use.
 const LAYERS: &[&str] = &[
     "testing", "bridge", "install", "serve", "registry", "traits", "call", "spec",
 ];
-const LEAVES: &[&str] = &["error", "io", "handler"];
+const LEAVES: &[&str] = &["error", "io", "handler", "trace"];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).expect("read the source folder") {

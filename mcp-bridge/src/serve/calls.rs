@@ -169,7 +169,11 @@ impl BridgeServer {
                 true => (job, Some((tool.clone(), arguments))),
             },
         };
-        let job = exec::Work { job, elsewhere };
+        let job = exec::Work {
+            job,
+            elsewhere,
+            trace: requests::trace_of(&context),
+        };
         // A task from its start: the task's questions go through
         // `tasks/get` and `tasks/update`.
         if task_from_start(&policy, &context) {

@@ -129,7 +129,7 @@ impl BridgeServer {
             .as_ref()
             .and_then(|values| values.refusal(index, &params.name, &arguments));
         let job = match (refused, shared.typed.prepare_at(index, &arguments)) {
-            (None, Ok(job)) => job,
+            (None, Ok(job)) => job.traced(&params.name, requests::trace_of(&context)),
             _ => {
                 // Refused by rmcp's handler (a value not among the fetched
                 // ones fetched again first), which builds it again.

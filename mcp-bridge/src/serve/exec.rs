@@ -43,6 +43,7 @@ use super::turn::{PrintTurn, Turn, TurnState, Waited};
 use crate::handler::{Ended, Job, SyncJob};
 use crate::io::{Io, ProgressFn, Structured};
 use crate::spec::OutputFormat;
+use crate::trace::TraceContext;
 
 /// How long a stopped async handler has to reach its next `.await` before
 /// it counts as stuck with the print turn.
@@ -190,10 +191,12 @@ pub(crate) struct Watch {
 
 /// A call's job, and, for one that prints, its tool and arguments, to run
 /// it in a process of its own if a stopped call holds the print turn
-/// when its turn comes (`turn.rs`).
+/// when its turn comes (`turn.rs`); and its trace context.
 pub(crate) struct Work {
     pub(crate) job: Job,
     pub(crate) elsewhere: Option<(String, Map<String, Value>)>,
+    /// The trace context the client sent with the call.
+    pub(crate) trace: Option<TraceContext>,
 }
 
 /// A call rmcp never sees ([`Executor::start_early`]): its synchronous
@@ -316,7 +319,12 @@ impl Executor {
         policy: CommandPolicy,
         watch: Watch,
     ) -> Option<Ran> {
-        let Work { job, elsewhere } = work;
+        let Work {
+            job,
+            elsewhere,
+            trace,
+        } = work;
+        let job = job.traced(tool, trace.clone());
         // Counted from here: a call waiting for its turn is running for a
         // shutdown, which gives it the grace period too.
         let running = self.running.enter();
@@ -407,7 +415,9 @@ impl Executor {
                     let abort = control.abort.clone();
                     tokio::spawn(async move {
                         let _held = held;
-                        let child = match super::isolate::Child::start(&tool, &arguments).await {
+                        let started =
+                            super::isolate::Child::start(&tool, &arguments, trace.as_ref());
+                        let child = match started.await {
                             Ok(child) => child,
                             Err(error) => {
                                 let error =

@@ -25,6 +25,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use super::capture::Bounded;
 use super::run::CallOutcome;
 use crate::io::Structured;
+use crate::trace::TraceContext;
 
 /// The most bytes of a returned value read back from a child.
 #[cfg(unix)]
@@ -110,6 +111,7 @@ impl Reply {
 pub(crate) fn isolated_call() -> Option<Result<Call, String>> {
     let tool = std::env::var(CALL_ENV).ok()?;
     std::env::remove_var(CALL_ENV);
+    crate::trace::in_environment();
     let mut input = Vec::new();
     if let Err(error) = std::io::stdin().read_to_end(&mut input) {
         return Some(Err(format!("cannot read the call's arguments: {error}")));
@@ -201,11 +203,20 @@ pub(crate) struct Child {
 }
 
 impl Child {
-    /// Starts this binary for `tool` with `arguments`.
-    pub(crate) async fn start(tool: &str, arguments: &Map<String, Value>) -> std::io::Result<Self> {
+    /// Starts this binary for `tool` with `arguments`, in the call's
+    /// trace context (`TRACEPARENT`, `TRACESTATE`) when it has one.
+    pub(crate) async fn start(
+        tool: &str,
+        arguments: &Map<String, Value>,
+        trace: Option<&TraceContext>,
+    ) -> std::io::Result<Self> {
         let exe = std::env::current_exe()?;
         let json = serde_json::to_vec(arguments).map_err(std::io::Error::other)?;
         let mut command = tokio::process::Command::new(exe);
+        if let Some(trace) = trace {
+            // Not a state the server's own environment had.
+            command.env_remove("TRACESTATE").envs(trace.environment());
+        }
         command
             .env(CALL_ENV, tool)
             .stdout(Stdio::piped())

@@ -7,6 +7,8 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer};
 use serde_json::Value;
 
+use crate::trace::TraceContext;
+
 /// Whether a request came under protocol 2026-07-28 or later: it carries
 /// its version, the client's capabilities and its log level in its own
 /// `_meta`, with no session behind it (and no server requests: questions go
@@ -15,6 +17,21 @@ pub(crate) fn per_request(context: &RequestContext<RoleServer>) -> bool {
     context
         .protocol_version()
         .is_some_and(|version| version >= rmcp::model::ProtocolVersion::V_2026_07_28)
+}
+
+/// The trace context a request carries: `traceparent` and `tracestate`
+/// in its `_meta` (SEP-414), or else, over HTTP, the request's headers of
+/// the same names (W3C Trace Context).
+pub(crate) fn trace_of(context: &RequestContext<RoleServer>) -> Option<TraceContext> {
+    if let Some(parent) = context.meta.get_traceparent() {
+        return TraceContext::received(Some(parent), context.meta.get_tracestate());
+    }
+    #[cfg(feature = "http")]
+    if let Some(parts) = context.extensions.get::<axum::http::request::Parts>() {
+        let header = |name: &str| parts.headers.get(name).and_then(|v| v.to_str().ok());
+        return TraceContext::received(header("traceparent"), header("tracestate"));
+    }
+    None
 }
 
 /// The methods of the session era that protocol 2026-07-28 removed.

@@ -181,6 +181,11 @@ enum Command {
         #[arg(long, default_value_t = 100)]
         ms: u64,
     },
+    /// Say the call's trace context, and the `TRACEPARENT` variable, as data
+    Trace,
+    /// The same, in a process of its own
+    #[mcp(isolate)]
+    TraceApart,
 }
 
 fn went_ahead(yes: bool) -> &'static str {
@@ -224,6 +229,15 @@ fn returned(command: &Command) -> Option<Result<Option<Output>, String>> {
         Command::Mislabel => Output::new(vec![1, 2, 3]),
         Command::Forget => return Some(Ok(None)),
         Command::Numbers { count } => Output::new((1..=*count).collect::<Vec<u32>>()),
+        Command::Trace | Command::TraceApart => {
+            let context = mcp_bridge::trace_context();
+            tracing::info!("in the call's span");
+            Output::new(serde_json::json!({
+                "traceparent": context.as_ref().map(|c| c.traceparent.clone()),
+                "tracestate": context.and_then(|c| c.tracestate),
+                "TRACEPARENT": std::env::var("TRACEPARENT").ok(),
+            }))
+        }
         _ => return None,
     })))
 }
@@ -464,7 +478,9 @@ fn run_plain(cli: Cli) -> Result<Option<Output>, String> {
         | Command::Spell { .. }
         | Command::Mislabel
         | Command::Forget
-        | Command::Numbers { .. } => unreachable!("returned above"),
+        | Command::Numbers { .. }
+        | Command::Trace
+        | Command::TraceApart => unreachable!("returned above"),
     }
     Ok(None)
 }
