@@ -540,6 +540,48 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
         Ok(())
     }
 
+    /// `mcp server-json`: the server's entry for the MCP Registry.
+    fn server_json(&self, matches: &clap::ArgMatches, bin: &str, pinned: &[String]) -> ExitCode {
+        let text = |id: &str| matches.get_one::<String>(id).cloned();
+        let options = crate::server_json::Options {
+            name: text("name"),
+            title: text("title"),
+            description: text("description"),
+        };
+        let document = crate::server_json::document(
+            &C::command(),
+            &C::package(),
+            &self.command_name,
+            pinned,
+            &options,
+        );
+        let document = match document {
+            Ok(document) => document,
+            Err(error) => return fail(&error),
+        };
+        for warning in &document.warnings {
+            eprintln!("warning: {warning}");
+        }
+        if let Some(package) = C::package().name.filter(|package| *package != bin) {
+            eprintln!(
+                "warning: this binary is `{bin}`, the package `{package}`: a client that \
+                 installs the package runs the binary named after it"
+            );
+        }
+        let json = match serde_json::to_string_pretty(&document.json) {
+            Ok(json) => json + "\n",
+            Err(error) => return fail(&error),
+        };
+        let written = match matches.get_one::<PathBuf>("output") {
+            Some(path) => std::fs::write(path, json),
+            None => std::io::stdout().lock().write_all(json.as_bytes()),
+        };
+        match written {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(error) => fail(&error),
+        }
+    }
+
     async fn run_bridge(&self, args: BridgeArgs) -> ExitCode {
         let BridgeArgs {
             root,
@@ -553,6 +595,9 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
             Err(error) => return fail(&error),
         };
         let root_name_pins = crate::spec::pins::argv(&root, &pins);
+        if let Some(("server-json", sub)) = matches.subcommand() {
+            return self.server_json(sub, &bin, &root_name_pins);
+        }
         // The examples are checked as written, before the operator's pins.
         let mut registry = match Registry::from_spec(root)
             .and_then(|registry| registry.check_examples().map(|()| registry))
@@ -992,6 +1037,36 @@ fn bridge_command(bin: &str, name: &str) -> clap::Command {
         .subcommand(
             mode_args(Command::new("tools"))
                 .about("Print the tool definitions as `tools/list` returns them, as JSON")
+                .arg(
+                    Arg::new("output")
+                        .long("output")
+                        .short('o')
+                        .value_name("FILE")
+                        .value_parser(value_parser!(PathBuf))
+                        .help("Write to FILE instead of stdout"),
+                ),
+        )
+        .subcommand(
+            Command::new("server-json")
+                .about("Print the server's entry for the MCP Registry (server.json)")
+                .arg(
+                    Arg::new("name")
+                        .long("name")
+                        .value_name("NAME")
+                        .help("The server's registry name, e.g. io.github.<owner>/<server> [default: from the package's GitHub repository]"),
+                )
+                .arg(
+                    Arg::new("title")
+                        .long("title")
+                        .value_name("TEXT")
+                        .help("A title to show in place of the name"),
+                )
+                .arg(
+                    Arg::new("description")
+                        .long("description")
+                        .value_name("TEXT")
+                        .help("At most 100 characters [default: the package's description]"),
+                )
                 .arg(
                     Arg::new("output")
                         .long("output")

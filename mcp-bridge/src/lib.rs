@@ -67,6 +67,7 @@ mod install;
 mod io;
 mod registry;
 mod serve;
+mod server_json;
 pub mod spec;
 pub mod testing;
 mod trace;
@@ -104,7 +105,7 @@ pub mod __private {
         Arity, CommandLayer, CommandSpec, GroupSpec, ParamAction, ParamData, ParamRelations,
         ParamSpec, RelationData, ToolHints, ValueType,
     };
-    pub use crate::traits::{ArgsOf, McpArgs, McpRoot, McpSubcommand, ViaClap};
+    pub use crate::traits::{ArgsOf, McpArgs, McpRoot, McpSubcommand, Package, ViaClap};
     pub use std::borrow::Cow;
     pub use std::boxed::Box;
     pub use std::marker::PhantomData;

@@ -263,6 +263,51 @@ impl<T: clap::Args + clap::FromArgMatches + 'static> ViaClap for ArgsOf<T> {
 pub trait McpRoot {
     /// `#[command(name)]`, or the package name as clap defaults it.
     fn mcp_root_name() -> &'static str;
+
+    /// The Cargo package the CLI is declared in (what `mcp server-json`
+    /// publishes).
+    fn mcp_package() -> Package {
+        Package::default()
+    }
+}
+
+/// The Cargo package a CLI is declared in, as Cargo told the compiler:
+/// `None` for what it did not set (or set empty).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Package {
+    /// `CARGO_PKG_NAME`.
+    pub name: Option<&'static str>,
+    /// `CARGO_PKG_VERSION`.
+    pub version: Option<&'static str>,
+    /// `CARGO_PKG_REPOSITORY`.
+    pub repository: Option<&'static str>,
+    /// `CARGO_PKG_DESCRIPTION`.
+    pub description: Option<&'static str>,
+}
+
+impl Package {
+    /// The package from `CARGO_PKG_*` as `option_env!` read them in the
+    /// CLI's crate (what the derive expands to).
+    pub const fn from_cargo(
+        name: Option<&'static str>,
+        version: Option<&'static str>,
+        repository: Option<&'static str>,
+        description: Option<&'static str>,
+    ) -> Self {
+        const fn set(value: Option<&'static str>) -> Option<&'static str> {
+            match value {
+                Some(text) if !text.is_empty() => Some(text),
+                _ => None,
+            }
+        }
+        Self {
+            name: set(name),
+            version: set(version),
+            repository: set(repository),
+            description: set(description),
+        }
+    }
 }
 
 /// The root of a CLI (`#[derive(Parser, McpTool)]`): the whole command
@@ -292,9 +337,17 @@ pub trait McpRoot {
 pub trait McpCommand: McpArgs + clap::Parser {
     /// The command tree, as clap would build it, without building it.
     fn command_spec() -> CommandSpec;
+
+    /// The Cargo package the CLI is declared in.
+    #[doc(hidden)]
+    fn package() -> Package;
 }
 
 impl<T: McpArgs + McpRoot + clap::Parser> McpCommand for T {
+    fn package() -> Package {
+        T::mcp_package()
+    }
+
     fn command_spec() -> CommandSpec {
         let mut root = CommandSpec::new(T::mcp_root_name());
         T::mcp_augment(&mut root);

@@ -1,7 +1,8 @@
 //! `taskctl mcp install <client>` and `uninstall`, in temporary homes and
 //! projects: each client's file written where it documents it, other
 //! entries kept, malformed files refused untouched, `--dry-run`,
-//! `--print`, the environment and pinned options recorded.
+//! `--print`, the environment and pinned options recorded; and `mcp
+//! server-json`, the entry for the MCP Registry.
 
 mod common;
 
@@ -262,4 +263,68 @@ fn pinned_options_and_serve_options_are_recorded() {
     assert_eq!(added["isError"], false, "{added}");
     server.finish();
     assert!(homes.project.join("tasks-here.json").exists());
+}
+
+#[test]
+fn server_json_describes_the_cargo_package_served_over_stdio() {
+    let homes = homes();
+    // The example's package names no repository: the name must be given.
+    let output = taskctl(&homes, &["mcp", "server-json"]);
+    assert!(!output.status.success());
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(said.contains("--name"), "{said}");
+    assert!(output.stdout.is_empty());
+    let file = homes.project.join("server.json");
+    let output = taskctl(
+        &homes,
+        &[
+            "mcp",
+            "server-json",
+            "--name",
+            "io.github.acme/taskctl",
+            "-o",
+        ],
+    );
+    assert!(!output.status.success(), "-o takes a file");
+    let output = Command::new(common::taskctl())
+        .args([
+            "mcp",
+            "server-json",
+            "--name",
+            "io.github.acme/taskctl",
+            "-o",
+        ])
+        .arg(&file)
+        .output()
+        .unwrap();
+    ok(&output);
+    // The binary is not named after the package: said.
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(said.contains("the package `examples`"), "{said}");
+    let server = read(&file);
+    assert_eq!(
+        server["$schema"],
+        "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json"
+    );
+    assert_eq!(server["name"], "io.github.acme/taskctl");
+    assert_eq!(server["version"], env!("CARGO_PKG_VERSION"));
+    // No package description: the CLI's own.
+    assert_eq!(
+        server["description"],
+        "Keep a small task list in a JSON file"
+    );
+    assert_eq!(
+        server["packages"],
+        json!([{
+            "registryType": "cargo",
+            "registryBaseUrl": "https://crates.io",
+            "identifier": "examples",
+            "version": env!("CARGO_PKG_VERSION"),
+            "transport": {"type": "stdio"},
+            "packageArguments": [
+                {"type": "positional", "value": "mcp"},
+                {"type": "positional", "value": "serve"},
+            ],
+        }])
+    );
 }

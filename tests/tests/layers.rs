@@ -12,7 +12,15 @@ use std::path::{Path, PathBuf};
 /// Top to bottom. A module may use those after it; `error`, `io`,
 /// `handler` and `trace` are leaves every layer may use.
 const LAYERS: &[&str] = &[
-    "testing", "bridge", "install", "serve", "registry", "traits", "call", "spec",
+    "testing",
+    "bridge",
+    "install",
+    "server_json",
+    "serve",
+    "registry",
+    "traits",
+    "call",
+    "spec",
 ];
 const LEAVES: &[&str] = &["error", "io", "handler", "trace"];
 

@@ -211,6 +211,14 @@ fn expand_struct(p: &Private, container: &Container<'_>, fields: &[Field<'_>]) -
             fn mcp_root_name() -> &'static str {
                 #root_name
             }
+            fn mcp_package() -> #p::Package {
+                #p::Package::from_cargo(
+                    ::core::option_env!("CARGO_PKG_NAME"),
+                    ::core::option_env!("CARGO_PKG_VERSION"),
+                    ::core::option_env!("CARGO_PKG_REPOSITORY"),
+                    ::core::option_env!("CARGO_PKG_DESCRIPTION"),
+                )
+            }
         }
 
         #tree_check
@@ -260,6 +268,14 @@ fn expand_enum(p: &Private, container: &Container<'_>, variants: &[Variant<'_>])
         impl #impl_generics #p::McpRoot for #ident #ty_generics #where_clause {
             fn mcp_root_name() -> &'static str {
                 #root_name
+            }
+            fn mcp_package() -> #p::Package {
+                #p::Package::from_cargo(
+                    ::core::option_env!("CARGO_PKG_NAME"),
+                    ::core::option_env!("CARGO_PKG_VERSION"),
+                    ::core::option_env!("CARGO_PKG_REPOSITORY"),
+                    ::core::option_env!("CARGO_PKG_DESCRIPTION"),
+                )
             }
         }
 
