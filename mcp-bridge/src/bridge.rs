@@ -15,7 +15,7 @@ use crate::handler::{Ended, Handler, IntoHandler};
 use crate::io::Io;
 use crate::registry::{Registry, ToolMode};
 use crate::serve::isolate::Reply;
-use crate::serve::{BridgeServer, Limits};
+use crate::serve::{BridgeServer, Limits, Skill};
 use crate::spec::CommandSpec;
 use crate::traits::McpCommand;
 
@@ -81,6 +81,8 @@ pub struct Bridge<C> {
     customise: Option<Customise>,
     /// The CLI's own parse (`Bridge::parse_with`).
     parse: Option<ParseWith<C>>,
+    /// The skills offered (`Bridge::skill`).
+    skills: Vec<Skill>,
 }
 
 type Customise = Box<dyn Fn(clap::Command) -> clap::Command + Send + Sync>;
@@ -100,7 +102,29 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
             tool_mode: ToolMode::Flat,
             customise: None,
             parse: None,
+            skills: Vec::new(),
         }
+    }
+
+    /// Offers a skill to clients (SEP-2640, the Skills extension): the
+    /// author's `SKILL.md` with the files beside it, or one made from the
+    /// CLI's help and examples ([`Skill::generated`]). Its files are
+    /// served as `skill://<name>/...` resources; a skill that cannot be
+    /// served as it is stops `mcp serve`, saying why. Nothing is read in
+    /// CLI mode.
+    ///
+    /// ```no_run
+    /// # use clap::Parser;
+    /// # use mcp_bridge::{Bridge, McpTool, Skill};
+    /// # #[derive(Parser, McpTool)] struct Cli { #[arg(long)] color: bool }
+    /// # fn run(cli: Cli) {}
+    /// Bridge::new(run)
+    ///     .skill(Skill::new("---\nname: colors\ndescription: Paint things.\n---\nCall the tool.\n"))
+    ///     .run();
+    /// ```
+    pub fn skill(mut self, skill: Skill) -> Self {
+        self.skills.push(skill);
+        self
     }
 
     /// The CLI's own changes to its `clap::Command`, for a CLI that
@@ -252,7 +276,7 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
             .limits(|set| *set = limits)
             .isolate_calls(self.isolate)
             .task_ttl(self.task_ttl);
-        server.tool_mode(mode)
+        server.skills(&self.skills)?.tool_mode(mode)
     }
 
     /// Runs with the process's arguments. An `async` handler runs on a

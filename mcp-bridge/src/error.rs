@@ -209,6 +209,13 @@ pub struct InvalidToolName {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum RegistryError {
+    /// A skill ([`Bridge::skill`](crate::Bridge::skill)) that cannot be
+    /// served as it is.
+    #[error("skill: {problem}")]
+    Skill {
+        /// What is wrong.
+        problem: String,
+    },
     /// Two commands end up as tools with the same name.
     #[error(transparent)]
     DuplicateTool(#[from] DuplicateTool),

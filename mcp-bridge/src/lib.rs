@@ -87,7 +87,7 @@ pub use io::{
 };
 pub use mcp_bridge_derive::McpTool;
 pub use registry::{Registry, ToolMode};
-pub use serve::{BridgeServer, CallOutcome};
+pub use serve::{BridgeServer, CallOutcome, Skill};
 pub use trace::{trace_context, TraceContext};
 pub use traits::{McpArgs, McpCommand, McpSubcommand};
 

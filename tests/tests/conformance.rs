@@ -47,6 +47,14 @@ const TASKS: &[&str] = &[
     "tasks-status-notifications",
 ];
 
+/// The Skills extension's scenarios (SEP-2640), run against both servers:
+/// an author's skill with a folder of files, and one made from the CLI.
+const SKILLS: &[&str] = &[
+    "sep-2640-skills-enumeration",
+    "sep-2640-skills-manifest",
+    "sep-2640-skills-directory",
+];
+
 /// Scenarios run against the stateless server (protocol 2026-07-28 and the
 /// older versions without sessions; and [`TASKS`]).
 const STATELESS: &[&str] = &[
@@ -171,10 +179,10 @@ fn check(extra: &[&str], scenarios: &[&str]) {
 
 #[test]
 fn the_conformance_suite_passes_with_sessions() {
-    check(&[], &[WITH_SESSIONS, TASKS].concat());
+    check(&[], &[WITH_SESSIONS, TASKS, SKILLS].concat());
 }
 
 #[test]
 fn the_conformance_suite_passes_stateless() {
-    check(&["--stateless"], &[STATELESS, TASKS].concat());
+    check(&["--stateless"], &[STATELESS, TASKS, SKILLS].concat());
 }

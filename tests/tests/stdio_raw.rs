@@ -594,3 +594,106 @@ fn an_answered_id_can_be_used_again_at_once() {
     let log = server.raw.finish();
     assert!(!log.contains("cannot write"), "{log}");
 }
+
+#[test]
+fn skills_are_listed_got_and_read_as_resources() {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_conformance_cli"));
+    command.args(["mcp", "serve"]);
+    let mut server = RawServer::spawn(command);
+    let init = server.initialize();
+    assert_eq!(
+        init["capabilities"]["extensions"]["io.modelcontextprotocol/skills"],
+        json!({"directoryRead": true}),
+        "{init}"
+    );
+    let listed = server.request(2, "skills/list", json!({}));
+    let uris: Vec<&str> = listed["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|skill| skill["uri"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        uris,
+        [
+            "skill://conformance-tools/SKILL.md",
+            "skill://conformance/SKILL.md"
+        ]
+    );
+    let written = &listed["skills"][0];
+    assert_eq!(
+        written["frontmatter"],
+        json!({
+            "name": "conformance-tools",
+            "description": "Call the conformance tools by name; each one shows one feature of the protocol.",
+            "license": "MIT",
+            "metadata": {"audience": "testers"},
+        })
+    );
+    assert_eq!(written["resources"].as_array().unwrap().len(), 2);
+    let got = server.request(
+        3,
+        "skills/get",
+        json!({"uri": "skill://conformance/SKILL.md"}),
+    );
+    assert_eq!(got["skill"], listed["skills"][1]);
+    // The generated one is made from the CLI's help.
+    let read = server.request(
+        4,
+        "resources/read",
+        json!({"uri": "skill://conformance/SKILL.md"}),
+    );
+    let text = read["contents"][0]["text"].as_str().unwrap();
+    assert!(text.starts_with("---\nname: conformance\n"), "{text}");
+    assert!(
+        text.contains("## Tools\n\n- `test_simple_text`: conformance simple-text: Return a fixed text\n- `test_error_handling`"),
+        "{text}"
+    );
+    let read = server.request(
+        5,
+        "resources/read",
+        json!({"uri": "skill://conformance-tools/references/tools.md"}),
+    );
+    assert_eq!(read["contents"][0]["mimeType"], "text/markdown");
+    // An unknown skill is invalid params, naming the ones there are.
+    let unknown = server.exchange(6, "skills/get", json!({"uri": "skill://nope/SKILL.md"}));
+    assert_eq!(error_code(&unknown), -32602);
+    let message = unknown["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("skill://conformance-tools/SKILL.md"),
+        "{message}"
+    );
+    let folder = server.request(
+        7,
+        "resources/directory/read",
+        json!({"uri": "skill://conformance-tools"}),
+    );
+    assert_eq!(folder["resources"][1]["mimeType"], "inode/directory");
+    let resources = server.request(8, "resources/list", json!({}));
+    let skill_md = resources["resources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["uri"] == "skill://conformance-tools/SKILL.md")
+        .expect("the SKILL.md is listed");
+    assert_eq!(skill_md["name"], "conformance-tools");
+    server.assert_stdout_pure();
+    server.finish();
+}
+
+#[test]
+fn a_skill_that_cannot_be_served_stops_the_start_saying_why() {
+    let output = Command::new(env!("CARGO_BIN_EXE_conformance_cli"))
+        .args(["mcp", "serve"])
+        .env("CONFORMANCE_BAD_SKILL", "1")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    assert!(output.stdout.is_empty());
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        said.contains("skill: a SKILL.md begins with its frontmatter"),
+        "{said}"
+    );
+}

@@ -183,6 +183,7 @@ impl BridgeServer {
                     .with_description(format!("`{} --help`", spec.path.join(" ")))
                     .with_mime_type("text/plain")
             })
+            .chain(self.skill_resources())
             .collect();
         Ok(rmcp::model::ListResourcesResult::with_all_items(resources))
     }
@@ -199,11 +200,15 @@ impl BridgeServer {
         ))
     }
 
-    /// `resources/read`: a tool's `--help`, rendered by clap.
+    /// `resources/read`: a tool's `--help`, rendered by clap, or a
+    /// skill's file.
     pub(super) fn resource(
         &self,
         request: rmcp::model::ReadResourceRequestParams,
     ) -> Result<rmcp::model::ReadResourceResponse, ErrorData> {
+        if let Some(file) = self.skill_file(&request.uri) {
+            return Ok(file.into());
+        }
         let typed = &self.shared.typed;
         let text = request
             .uri

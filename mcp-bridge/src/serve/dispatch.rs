@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 use crate::error::CallError;
 use crate::handler::{Handler, Job};
 use crate::registry::{Registry, Surface, ToolMode};
-use crate::spec::ToolSpec;
+use crate::spec::{CommandSpec, ToolSpec};
 use crate::traits::McpCommand;
 
 /// The typed side of a server with the CLI's type erased, so that rmcp's
@@ -28,6 +28,8 @@ pub(super) trait Dispatch: Send + Sync {
     fn surface(&self, mode: &ToolMode) -> Result<Option<Surface>, String>;
     /// The tool at `index`.
     fn spec(&self, index: usize) -> Option<&ToolSpec>;
+    /// The root command.
+    fn root(&self) -> &CommandSpec;
     /// The `--help` text of the command of the tool at `index`, as clap
     /// renders it.
     fn help(&self, index: usize) -> Option<String>;
@@ -68,6 +70,10 @@ impl<C: McpCommand + Send + 'static> Dispatch for Typed<C> {
 
     fn spec(&self, index: usize) -> Option<&ToolSpec> {
         self.registry.tools().nth(index)
+    }
+
+    fn root(&self) -> &CommandSpec {
+        self.registry.root()
     }
 
     fn help(&self, index: usize) -> Option<String> {

@@ -83,6 +83,9 @@ const STANDARD_METHODS: &[&str] = &[
     "tasks/get",
     "tasks/update",
     "tasks/cancel",
+    "skills/list",
+    "skills/get",
+    "resources/directory/read",
 ];
 
 pub(crate) fn malformed_request_error(

@@ -71,7 +71,8 @@ impl ServerHandler for BridgeServer {
         self.prompt(request)
     }
 
-    // Resources: each tool's `--help`, as `help://<tool>`.
+    // Resources: each tool's `--help`, as `help://<tool>`, and the files
+    // of the skills.
     async fn list_resources(
         &self,
         _request: Option<PaginatedRequestParams>,
@@ -94,6 +95,31 @@ impl ServerHandler for BridgeServer {
         _context: RequestContext<RoleServer>,
     ) -> Result<rmcp::model::ReadResourceResponse, ErrorData> {
         self.resource(request)
+    }
+
+    // Skills (SEP-2640): the CLI's skills, their files `skill://` resources.
+    async fn list_skills(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::ListSkillsResult, ErrorData> {
+        Ok(self.skill_list())
+    }
+
+    async fn get_skill(
+        &self,
+        request: rmcp::model::GetSkillRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::GetSkillResult, ErrorData> {
+        self.skill(&request.uri)
+    }
+
+    async fn read_resource_directory(
+        &self,
+        request: rmcp::model::ReadResourceDirectoryRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::ReadResourceDirectoryResult, ErrorData> {
+        self.skill_folder(&request.uri)
     }
 
     async fn list_tools(

@@ -16,6 +16,7 @@ use super::dispatch::Typed;
 use super::exec::{CommandPolicy, Executor, Limits};
 use super::server::BridgeServer;
 use super::shared::{Session, Shared};
+use super::skills::{About, Skill, Skills};
 use super::tasks::DEFAULT_TASK_TTL;
 use super::{run, values};
 use crate::error::RegistryError;
@@ -23,6 +24,7 @@ use crate::handler::{Handler, IntoHandler};
 use crate::registry::Registry;
 use crate::spec::CommandSpec;
 use crate::traits::McpCommand;
+use serde_json::Value;
 
 impl BridgeServer {
     /// A server for the CLI `C`, running `handler` for every tool call
@@ -69,6 +71,7 @@ impl BridgeServer {
                 rounds: Mutex::default(),
                 policies,
                 info,
+                skills: super::skills::Skills::default(),
                 exec: Executor::new(),
                 draining: CancellationToken::new(),
                 isolate_all: false,
@@ -152,6 +155,52 @@ impl BridgeServer {
     /// readable with `tasks/get` for as long again. Default 5 minutes.
     pub fn task_ttl(self, ttl: Duration) -> Self {
         self.configure(|shared| shared.task_ttl = ttl.max(Duration::from_millis(1)))
+    }
+
+    /// Offers `skills` (SEP-2640): the Skills extension is declared, and
+    /// their files served as `skill://` resources. Refused, saying why,
+    /// when a skill cannot be served as it is.
+    pub fn skills(self, skills: &[Skill]) -> Result<Self, RegistryError> {
+        if skills.is_empty() {
+            return Ok(self);
+        }
+        let shared = &self.shared;
+        let read = {
+            let root = shared.typed.root();
+            let about = || About {
+                name: &root.name,
+                about: root.about.as_deref(),
+                long_about: root.long_about.as_deref(),
+                tools: (0..)
+                    .map_while(|index| shared.typed.spec(index))
+                    .map(|spec| {
+                        let examples = spec
+                            .examples
+                            .iter()
+                            .map(|example| Value::Object(example.clone()).to_string())
+                            .collect();
+                        (spec.name.as_ref(), spec.description.as_ref(), examples)
+                    })
+                    .collect(),
+            };
+            Skills::read(skills, &about)?
+        };
+        let folders = read.has_folders();
+        Ok(self.configure(|shared| {
+            let declared = match folders {
+                true => ServerCapabilities::builder().enable_skills_with_directory_read(),
+                false => ServerCapabilities::builder().enable_skills(),
+            };
+            if let Some(extensions) = declared.build().extensions {
+                shared
+                    .info
+                    .capabilities
+                    .extensions
+                    .get_or_insert_with(Default::default)
+                    .extend(extensions);
+            }
+            shared.skills = read;
+        }))
     }
 
     /// Captures fd 1 and fd 2 around calls of handlers that print.

@@ -37,6 +37,8 @@ pub(super) struct Shared {
     /// How each tool runs, in table order.
     pub(super) policies: Vec<CommandPolicy>,
     pub(super) info: ServerConfig,
+    /// The skills offered (none unless the CLI gives some).
+    pub(super) skills: super::skills::Skills,
     pub(super) exec: Executor,
     /// Cancelled when the server is shutting down: new calls are refused,
     /// and calls waiting for an answer stop.

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{Parser, Subcommand};
-use mcp_bridge::{Bridge, Io, McpTool};
+use mcp_bridge::{Bridge, Io, McpTool, Skill};
 
 /// Tools for the MCP conformance suite.
 #[derive(Parser, McpTool, Debug)]
@@ -208,6 +208,31 @@ fn fail(io: &mut Io, unanswered: &mcp_bridge::Unanswered) -> ExitCode {
     ExitCode::FAILURE
 }
 
+/// The skill its author wrote (SEP-2640), with a file in a folder of it.
+const SKILL_MD: &str = "---
+name: conformance-tools
+description: Call the conformance tools by name; each one shows one feature of the protocol.
+license: MIT
+metadata:
+  audience: testers
+---
+
+# Conformance tools
+
+Call `test_simple_text` for a fixed text, `test_error_handling` for an
+error result. See [the tool notes](references/tools.md).
+";
+
 fn main() -> ExitCode {
-    Bridge::new(run).run()
+    let bridge = Bridge::new(run)
+        .skill(Skill::new(SKILL_MD).file(
+            "references/tools.md",
+            "# Tool notes\n\n`test_tool_with_progress` reports three steps.\n",
+        ))
+        .skill(Skill::generated());
+    // A skill that cannot be served: `mcp serve` must refuse to start.
+    match std::env::var_os("CONFORMANCE_BAD_SKILL") {
+        Some(_) => bridge.skill(Skill::new("# no frontmatter\n")).run(),
+        None => bridge.run(),
+    }
 }
