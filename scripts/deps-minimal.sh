@@ -19,4 +19,6 @@ for crate in rmcp clap serde_json tokio syn schemars; do
 done
 # Without the default features too: the stdio-only build a user may pick.
 cargo build -p mcp-bridge --no-default-features --locked
+# And with OAuth, the feature that brings the JWT and HTTPS crates.
+cargo build -p mcp-bridge --features oauth --locked
 cargo test -p mcp-bridge-derive -p mcp-bridge --lib --locked

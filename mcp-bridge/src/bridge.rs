@@ -674,6 +674,10 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
             Some(("serve", serve)) => match serve.get_one::<String>("http") {
                 #[cfg(feature = "http")]
                 Some(addr) => match http_options(addr, serve) {
+                    Ok(options) if per_tool_scopes(&options) && mode != ToolMode::Flat => fail(
+                        &"--oauth-tool-scope needs the flat tool mode: a grouped or search \
+                          tool runs many commands, each of which may need another scope",
+                    ),
                     Ok(options) => serve_http(server, options, self.grace).await,
                     Err(error) => fail(&error),
                 },
@@ -1285,6 +1289,50 @@ fn serve_command() -> clap::Command {
                 .default_value("300")
                 .help("Close a session unused this long"),
         ))
+        .arg(http_only(
+            Arg::new("oauth-issuer")
+                .long("oauth-issuer")
+                .value_name("URL")
+                .conflicts_with_all(["token-env", "token-file"])
+                .help("OAuth: require an access token of this authorization server, checked against its keys (needs the `oauth` feature)"),
+        ))
+        .arg(
+            Arg::new("oauth-resource")
+                .long("oauth-resource")
+                .value_name("URL")
+                .requires("oauth-issuer")
+                .help("OAuth: this server's URL as clients reach it, the tokens' audience [default: the endpoint's URL]"),
+        )
+        .arg(
+            Arg::new("oauth-scope")
+                .long("oauth-scope")
+                .value_name("SCOPE")
+                .action(ArgAction::Append)
+                .requires("oauth-issuer")
+                .help("OAuth: a scope every request needs (repeatable)"),
+        )
+        .arg(
+            Arg::new("oauth-tool-scope")
+                .long("oauth-tool-scope")
+                .value_name("TOOL=SCOPE")
+                .action(ArgAction::Append)
+                .requires("oauth-issuer")
+                .help("OAuth: a scope the calls of matching tools need, e.g. 'app_task_*=tasks:write' (repeatable; tools/list shows a token only what it may call)"),
+        )
+        .arg(
+            Arg::new("oauth-client-id")
+                .long("oauth-client-id")
+                .value_name("ID")
+                .requires_all(["oauth-issuer", "oauth-client-secret-env"])
+                .help("OAuth: this server's client at the issuer, to introspect opaque tokens"),
+        )
+        .arg(
+            Arg::new("oauth-client-secret-env")
+                .long("oauth-client-secret-env")
+                .value_name("VAR")
+                .requires("oauth-client-id")
+                .help("OAuth: the environment variable holding that client's secret"),
+        )
 }
 
 /// `--http` without an address.
@@ -1339,8 +1387,79 @@ fn http_options(
     if let Some(seconds) = matches.get_one::<u64>("session-idle") {
         options.session_idle = Duration::from_secs(*seconds);
     }
+    if let Some(issuer) = matches.get_one::<String>("oauth-issuer") {
+        oauth_options(&mut options, issuer, matches, strings)?;
+    }
     options.check()?;
     Ok(options)
+}
+
+/// Whether some tools need scopes of their own (`--oauth-tool-scope`).
+#[cfg(feature = "http")]
+fn per_tool_scopes(options: &crate::serve::HttpOptions) -> bool {
+    #[cfg(feature = "oauth")]
+    return options
+        .oauth
+        .as_ref()
+        .is_some_and(|oauth| !oauth.tool_scopes.is_empty());
+    #[cfg(not(feature = "oauth"))]
+    {
+        let _ = options;
+        false
+    }
+}
+
+/// `--oauth-*`: the resource server's setup.
+#[cfg(feature = "oauth")]
+fn oauth_options(
+    options: &mut crate::serve::HttpOptions,
+    issuer: &str,
+    matches: &clap::ArgMatches,
+    strings: impl Fn(&str) -> Vec<String>,
+) -> Result<(), String> {
+    use crate::serve::oauth::{is_scope_token, OAuthOptions};
+    let scopes = strings("oauth-scope");
+    if let Some(bad) = scopes.iter().find(|scope| !is_scope_token(scope)) {
+        return Err(format!(
+            "--oauth-scope {bad:?}: a scope is one word of printable ASCII"
+        ));
+    }
+    let tool_scopes = strings("oauth-tool-scope")
+        .iter()
+        .map(|given| OAuthOptions::tool_scope(given))
+        .collect::<Result<_, _>>()?;
+    let introspection = match matches.get_one::<String>("oauth-client-id") {
+        Some(id) => {
+            let var = matches
+                .get_one::<String>("oauth-client-secret-env")
+                .ok_or("--oauth-client-id needs --oauth-client-secret-env")?;
+            let secret = std::env::var(var).map_err(|_| {
+                format!(
+                    "--oauth-client-secret-env {var}: the environment variable {var} is not set"
+                )
+            })?;
+            Some((id.clone(), secret))
+        }
+        None => None,
+    };
+    options.oauth = Some(OAuthOptions {
+        issuer: issuer.to_owned(),
+        resource: matches.get_one::<String>("oauth-resource").cloned(),
+        scopes,
+        tool_scopes,
+        introspection,
+    });
+    Ok(())
+}
+
+#[cfg(all(feature = "http", not(feature = "oauth")))]
+fn oauth_options(
+    _options: &mut crate::serve::HttpOptions,
+    _issuer: &str,
+    _matches: &clap::ArgMatches,
+    _strings: impl Fn(&str) -> Vec<String>,
+) -> Result<(), String> {
+    Err("--oauth-issuer: this binary was built without mcp-bridge's `oauth` feature".to_owned())
 }
 
 /// Listens on `addr` with room for a burst of connections: the kernel

@@ -6,7 +6,8 @@
 use std::sync::{Arc, RwLock};
 
 use rmcp::model::{CallToolResult, ContentBlock, ListToolsResult, Tool};
-use rmcp::ErrorData;
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer};
 use serde_json::Value;
 
 use super::locks::{read, write};
@@ -93,10 +94,26 @@ impl BridgeServer {
 
     /// `tools/list`: the tools as listed, the first list with the fetched
     /// values (unless they take too long).
-    pub(super) async fn listed_tools(&self) -> Result<ListToolsResult, ErrorData> {
+    pub(super) async fn listed_tools(
+        &self,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
         // The first list has the values, unless they take too long.
         self.first_values().await;
-        Ok(read(&self.shared.listed).clone())
+        #[allow(unused_mut)]
+        let mut listed = read(&self.shared.listed).clone();
+        // An OAuth token sees the tools it may call.
+        #[cfg(feature = "oauth")]
+        if let Some(grant) = context
+            .extensions
+            .get::<axum::http::request::Parts>()
+            .and_then(|parts| parts.extensions.get::<super::oauth::Grant>())
+        {
+            listed.tools.retain(|tool| grant.may_call(&tool.name));
+        }
+        #[cfg(not(feature = "oauth"))]
+        let _ = context;
+        Ok(listed)
     }
 
     /// The tool `name` as listed, or as it is behind the grouped or search

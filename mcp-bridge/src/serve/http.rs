@@ -1,8 +1,9 @@
 //! Streamable HTTP: rmcp's server (sessions with their SSE streams, the
 //! stateless mode, the `Host` and `Origin` checks, the body cap) mounted
 //! at `/mcp` by axum, with what a server others can reach needs besides:
-//! bearer-token auth, a cap on sessions, one log line per request, and an
-//! end that lets running calls finish.
+//! bearer-token auth (a static token, or OAuth: `oauth/`), a cap on
+//! sessions, one log line per request, and an end that lets running calls
+//! finish.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -46,6 +47,9 @@ pub(crate) struct HttpOptions {
     pub(crate) max_body_bytes: usize,
     /// A session unused this long is closed.
     pub(crate) session_idle: Duration,
+    /// OAuth: tokens of an authorization server (`--oauth-issuer`).
+    #[cfg(feature = "oauth")]
+    pub(crate) oauth: Option<super::oauth::OAuthOptions>,
 }
 
 impl HttpOptions {
@@ -61,17 +65,36 @@ impl HttpOptions {
             max_sessions: 256,
             max_body_bytes: 4 * 1024 * 1024,
             session_idle: Duration::from_secs(300),
+            #[cfg(feature = "oauth")]
+            oauth: None,
         }
+    }
+
+    /// Whether requests are authenticated here (a token, or OAuth).
+    fn authenticates(&self) -> bool {
+        #[cfg(feature = "oauth")]
+        if self.oauth.is_some() {
+            return true;
+        }
+        self.token.is_some()
     }
 
     /// Refuses what would expose the CLI's commands to anyone who can
     /// reach the address.
     pub(crate) fn check(&self) -> Result<(), String> {
-        if !self.addr.ip().is_loopback() && self.token.is_none() && !self.allow_unauthenticated {
+        #[cfg(feature = "oauth")]
+        if self.oauth.is_some() && self.token.is_some() {
+            return Err(
+                "a static token (--token-env, --token-file) and OAuth (--oauth-issuer) \
+                 exclude each other: give one"
+                    .to_owned(),
+            );
+        }
+        if !self.addr.ip().is_loopback() && !self.authenticates() && !self.allow_unauthenticated {
             return Err(format!(
                 "refusing to listen on {} without authentication: anyone who can reach it could run \
-                 this CLI's commands; give a token (--token-env VAR or --token-file FILE), or \
-                 pass --allow-unauthenticated if something in front of the server authenticates",
+                 this CLI's commands; give a token (--token-env VAR or --token-file FILE) or an \
+                 OAuth issuer (--oauth-issuer URL), or pass --allow-unauthenticated if something in front of the server authenticates",
                 self.addr
             ));
         }
@@ -116,6 +139,8 @@ struct Gate {
     token: Option<String>,
     sessions: Option<Arc<LocalSessionManager>>,
     max_sessions: usize,
+    #[cfg(feature = "oauth")]
+    oauth: Option<Arc<super::oauth::ResourceServer>>,
 }
 
 /// The router serving `server` at [`ENDPOINT`]; `stop` ends every session
@@ -124,6 +149,7 @@ pub(crate) fn router(
     server: BridgeServer,
     options: &HttpOptions,
     stop: CancellationToken,
+    #[cfg(feature = "oauth")] oauth: Option<Arc<super::oauth::ResourceServer>>,
 ) -> axum::Router {
     let config = StreamableHttpServerConfig::default()
         .with_allowed_hosts(options.hosts())
@@ -147,8 +173,10 @@ pub(crate) fn router(
         token: options.token.clone(),
         sessions: (!options.stateless).then_some(manager),
         max_sessions: options.max_sessions,
+        #[cfg(feature = "oauth")]
+        oauth: oauth.clone(),
     });
-    axum::Router::new()
+    let router = axum::Router::new()
         .route_service(ENDPOINT, service)
         .layer(middleware::from_fn_with_state(
             Arc::new(Framing {
@@ -157,7 +185,30 @@ pub(crate) fn router(
             }),
             answer_unreadable,
         ))
-        .layer(middleware::from_fn_with_state(gate, guard))
+        .layer(middleware::from_fn_with_state(gate, guard));
+    #[cfg(feature = "oauth")]
+    if let Some(oauth) = oauth {
+        // Public, outside the guard: what a client reads to get a token.
+        let document = oauth.metadata().to_string();
+        let mut public = axum::Router::new();
+        for path in oauth.metadata_paths() {
+            let document = document.clone();
+            public = public.route(
+                &path,
+                axum::routing::get(move || async move {
+                    (
+                        [
+                            (header::CONTENT_TYPE, "application/json"),
+                            (header::ACCESS_CONTROL_ALLOW_ORIGIN, "*"),
+                        ],
+                        document,
+                    )
+                }),
+            );
+        }
+        return router.merge(public);
+    }
+    router
 }
 
 /// What the framing middleware keeps: the body cap, and the requests of
@@ -230,6 +281,10 @@ async fn answer_unreadable(
                 .get("mcp-session-id")
                 .and_then(|value| value.to_str().ok())
                 .map(str::to_owned);
+            #[cfg(feature = "oauth")]
+            if let Some(refusal) = refused_call(&parts, &message) {
+                return refusal;
+            }
             let answered = match (*message, session) {
                 (rmcp::model::JsonRpcMessage::Request(request), Some(session)) => {
                     let key = (session, request.id.clone());
@@ -280,6 +335,22 @@ async fn answer_unreadable(
     json_reply(StatusCode::BAD_REQUEST, &reply)
 }
 
+/// The `403` of a `tools/call` whose token lacks the tool's scope.
+#[cfg(feature = "oauth")]
+fn refused_call(
+    parts: &axum::http::request::Parts,
+    message: &rmcp::service::RxJsonRpcMessage<rmcp::RoleServer>,
+) -> Option<Response> {
+    let grant = parts.extensions.get::<super::oauth::Grant>()?;
+    let rmcp::model::JsonRpcMessage::Request(request) = message else {
+        return None;
+    };
+    let rmcp::model::ClientRequest::CallToolRequest(call) = &request.request else {
+        return None;
+    };
+    grant.refuse_call(&call.params.name)
+}
+
 fn json_reply(status: StatusCode, reply: &serde_json::Value) -> Response {
     (
         status,
@@ -302,10 +373,49 @@ async fn guard(State(gate): State<Arc<Gate>>, request: Request, next: Next) -> R
     // A POST without a session id opens a session (stateful mode).
     let opens_session =
         request.method() == Method::POST && !request.headers().contains_key("mcp-session-id");
+    #[cfg(feature = "oauth")]
+    let mut request = request;
+    #[cfg(feature = "oauth")]
+    let grant = match &gate.oauth {
+        Some(oauth) => {
+            let session = request
+                .headers()
+                .get("mcp-session-id")
+                .and_then(|value| value.to_str().ok());
+            match oauth.admit(given.as_deref(), session).await {
+                Ok(grant) => {
+                    request.extensions_mut().insert(grant.clone());
+                    Some(grant)
+                }
+                Err(refusal) => return logged(&method, &path, started, refusal),
+            }
+        }
+        None => None,
+    };
     let response = match refuse(&gate, given.as_deref(), opens_session).await {
         Some(refusal) => refusal,
         None => next.run(request).await,
     };
+    #[cfg(feature = "oauth")]
+    if let (Some(oauth), Some(grant), Some(sessions), true) =
+        (&gate.oauth, &grant, &gate.sessions, opens_session)
+    {
+        if let Some(session) = response
+            .headers()
+            .get("mcp-session-id")
+            .and_then(|value| value.to_str().ok())
+        {
+            let open = sessions.sessions.read().await;
+            oauth.opened(session, grant, |known| {
+                open.keys().any(|id| id.as_ref() == known)
+            });
+        }
+    }
+    logged(&method, &path, started, response)
+}
+
+/// The request's log line.
+fn logged(method: &Method, path: &str, started: Instant, response: Response) -> Response {
     tracing::debug!(
         %method,
         path,
@@ -320,7 +430,10 @@ async fn guard(State(gate): State<Arc<Gate>>, request: Request, next: Next) -> R
 /// whether it opens a session), as the response to send.
 async fn refuse(gate: &Gate, authorization: Option<&str>, opens_session: bool) -> Option<Response> {
     if let Some(token) = &gate.token {
-        let given = authorization.and_then(|value| value.strip_prefix("Bearer "));
+        let given = authorization.and_then(|value| {
+            let (scheme, given) = value.split_once(' ')?;
+            scheme.eq_ignore_ascii_case("bearer").then_some(given)
+        });
         let valid = given.is_some_and(|given| bool::from(given.as_bytes().ct_eq(token.as_bytes())));
         if !valid {
             let challenge = match given {
@@ -378,7 +491,33 @@ pub(crate) async fn serve(
         false => server,
     };
     let stop = CancellationToken::new();
-    let app = router(server.clone(), &options, stop.clone());
+    #[cfg(feature = "oauth")]
+    let oauth = match &options.oauth {
+        Some(oauth) => {
+            let endpoint = endpoint_url(listener.local_addr()?);
+            let oauth = oauth.clone();
+            let started = tokio::task::spawn_blocking(move || {
+                super::oauth::ResourceServer::start(&oauth, &endpoint)
+            })
+            .await
+            .map_err(std::io::Error::other)?
+            .map_err(std::io::Error::other)?;
+            tracing::info!(
+                issuer = oauth_issuer(&options),
+                metadata = ?started.metadata_paths(),
+                "OAuth: tokens of the issuer are checked"
+            );
+            Some(Arc::new(started))
+        }
+        None => None,
+    };
+    let app = router(
+        server.clone(),
+        &options,
+        stop.clone(),
+        #[cfg(feature = "oauth")]
+        oauth,
+    );
     let serving = axum::serve(listener, app).with_graceful_shutdown({
         let stop = stop.clone();
         async move { stop.cancelled().await }
@@ -397,6 +536,14 @@ pub(crate) async fn serve(
         Err(_) => tracing::warn!("connections still open after the sessions ended; leaving"),
     }
     Ok(!finished)
+}
+
+#[cfg(feature = "oauth")]
+fn oauth_issuer(options: &HttpOptions) -> &str {
+    options
+        .oauth
+        .as_ref()
+        .map_or("", |oauth| oauth.issuer.as_str())
 }
 
 /// The URL clients use for a server listening on `addr`.

@@ -33,6 +33,8 @@ pub(crate) mod isolate;
 mod locks;
 pub(crate) mod logs;
 mod notifications;
+#[cfg(feature = "oauth")]
+pub(crate) mod oauth;
 mod outbox;
 mod output;
 mod pool;

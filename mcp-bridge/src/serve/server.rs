@@ -125,9 +125,9 @@ impl ServerHandler for BridgeServer {
     async fn list_tools(
         &self,
         _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        self.listed_tools().await
+        self.listed_tools(&context).await
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {

