@@ -29,6 +29,9 @@ const issuer = `http://127.0.0.1:${server.address().port}`;
 const provider = new Provider(issuer, {
   jwks: { keys: [privateJwk] },
   clients: [
+    // The MCP server's own client, to introspect opaque tokens (RFC 7662).
+    { client_id: 'mcp-server', client_secret: 'server-secret', grant_types: [], response_types: [],
+      redirect_uris: [] },
     // A client of the test's own: real tokens without a browser step.
     { client_id: 'minter', client_secret: 'minter-secret', grant_types: ['client_credentials'],
       response_types: [], redirect_uris: [] },
@@ -38,12 +41,17 @@ const provider = new Provider(issuer, {
     devInteractions: { enabled: false },
     registration: { enabled: true },
     clientCredentials: { enabled: true },
+    introspection: { enabled: true },
     resourceIndicators: {
       enabled: true,
       defaultResource: (ctx, client, oneOf) => oneOf,
       useGrantedResource: () => true,
       getResourceServerInfo: (ctx, resource) => {
-        if (!/^http:\/\/127\.0\.0\.1:\d+\/(mcp|other)$/.test(resource)) throw new errors.InvalidTarget();
+        if (!/^http:\/\/127\.0\.0\.1:\d+\/(mcp|other|opaque)$/.test(resource)) throw new errors.InvalidTarget();
+        // A resource ending in /opaque gets opaque tokens, to introspect.
+        if (resource.endsWith('/opaque')) {
+          return { scope: SCOPES.join(' '), audience: resource, accessTokenTTL: 300, accessTokenFormat: 'opaque' };
+        }
         return {
           scope: SCOPES.join(' '),
           audience: resource,

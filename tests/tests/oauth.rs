@@ -6,7 +6,8 @@
 //! tool needs another scope; and every refusal is seen with plain HTTP:
 //! no token, expired, not yet valid, wrong audience, wrong issuer, unknown
 //! key, a key the issuer never published, a tampered signature, `alg:
-//! none`, a missing scope, and a session used with another holder's token.
+//! none`, a missing scope, and a session used with another holder's token;
+//! and an opaque token introspected at the issuer.
 
 mod common;
 
@@ -485,6 +486,55 @@ async fn a_real_client_gets_a_token_and_steps_up_for_a_tools_scope() {
             "{report}"
         );
         assert_eq!(report["authorizations"], 2, "{report}");
+    })
+    .await
+    .expect("test timed out");
+}
+
+#[tokio::test]
+async fn an_opaque_token_is_introspected_at_the_issuer() {
+    let Some(tools) = common::node_tools() else {
+        return;
+    };
+    tokio::time::timeout(TEST_TIMEOUT, async {
+        let issuer = issuer(&tools).await;
+        // The issuer makes opaque tokens for this resource.
+        let resource = "http://127.0.0.1:1/opaque";
+        let mut command = tokio::process::Command::new(FIXTURE);
+        command
+            .args(["ai", "serve", "--http", "127.0.0.1:0", "--stateless"])
+            .args(["--oauth-issuer", &issuer.url, "--oauth-resource", resource])
+            .args(["--oauth-scope", "mcp:tools"])
+            .args(["--oauth-client-id", "mcp-server"])
+            .args(["--oauth-client-secret-env", "TEST_SERVER_SECRET"])
+            .env("TEST_SERVER_SECRET", "server-secret")
+            .env("FIXTURE_BRIDGE_NAME", "ai")
+            .env("MCP_BRIDGE_LOG", "info");
+        let (_server, url) = spawn(command).await;
+        let token = issuer.token(resource, "mcp:tools").await;
+        assert_eq!(token.split('.').count(), 1, "an opaque token: {token}");
+        let reply = post(&url, &[("Authorization", &bearer(&token))], INITIALIZE).await;
+        assert_eq!(reply.status, 200, "{reply:?}");
+        // Its scopes count as a JWT's do.
+        let narrow = issuer.token(resource, "admin").await;
+        let reply = post(&url, &[("Authorization", &bearer(&narrow))], INITIALIZE).await;
+        challenge(&reply, 403, Some("insufficient_scope"));
+        // One the issuer never issued is not active.
+        let reply = post(
+            &url,
+            &[("Authorization", "Bearer made-up-token")],
+            INITIALIZE,
+        )
+        .await;
+        challenge(&reply, 401, Some("invalid_token"));
+        assert!(reply.body.contains("not active"), "{reply:?}");
+        // A token of the issuer for another resource is not this one's.
+        let other = issuer
+            .token(&url.replace("/mcp", "/other"), "mcp:tools")
+            .await;
+        let reply = post(&url, &[("Authorization", &bearer(&other))], INITIALIZE).await;
+        challenge(&reply, 401, Some("invalid_token"));
+        assert!(reply.body.contains("not for this resource"), "{reply:?}");
     })
     .await
     .expect("test timed out");
