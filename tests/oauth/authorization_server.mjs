@@ -47,9 +47,9 @@ const provider = new Provider(issuer, {
       defaultResource: (ctx, client, oneOf) => oneOf,
       useGrantedResource: () => true,
       getResourceServerInfo: (ctx, resource) => {
-        if (!/^http:\/\/127\.0\.0\.1:\d+\/(mcp|other|opaque)$/.test(resource)) throw new errors.InvalidTarget();
-        // A resource ending in /opaque gets opaque tokens, to introspect.
-        if (resource.endsWith('/opaque')) {
+        if (!/^http:\/\/127\.0\.0\.1:\d+\/(mcp|other|opaque|opaque-other)$/.test(resource)) throw new errors.InvalidTarget();
+        // A resource under /opaque gets opaque tokens, to introspect.
+        if (resource.includes('/opaque')) {
           return { scope: SCOPES.join(' '), audience: resource, accessTokenTTL: 300, accessTokenFormat: 'opaque' };
         }
         return {

@@ -144,7 +144,7 @@ SHORTENED = "newest-key-of-a-service-account_4e0b073d"
 
 async def fixture(client: Any) -> None:
     tools = await tools_by_name(client)
-    ok(len(tools) == 27, "the fixture's 27 tools are listed", str(list(tools)))
+    ok(len(tools) == 29, "the fixture's 29 tools are listed", str(list(tools)))
 
     icons = {name: [(i.src, i.mime_type) for i in (t.icons or [])] for name, t in tools.items()}
     ok(icons["fixture_shout"] == [(SHOUT_ICON, "image/png")], "a command's own icon", repr(icons["fixture_shout"]))

@@ -266,6 +266,17 @@ async fn every_refusal_is_a_401_or_403_that_says_why() {
         let reply = post(&url, &[("Authorization", &auth), version], &measure).await;
         let said = challenge(&reply, 403, Some("insufficient_scope"));
         assert!(said.contains("scope=\"mcp:tools admin\""), "{said}");
+        // However the media type is spelled.
+        let headers = [
+            ("Authorization", auth.as_str()),
+            version,
+            common::http::ACCEPT,
+            ("Content-Type", "Application/JSON; charset=utf-8"),
+        ];
+        let reply = request("POST", &url, &headers, measure.as_bytes())
+            .await
+            .unwrap();
+        challenge(&reply, 403, Some("insufficient_scope"));
         assert!(
             reply
                 .body
@@ -296,7 +307,13 @@ async fn every_refusal_is_a_401_or_403_that_says_why() {
                 "iat": now(), "exp": now() + 300,
             });
             for (key, value) in changes.as_object().unwrap() {
-                claims[key] = value.clone();
+                match value {
+                    Value::Null => claims.as_object_mut().unwrap().remove(key),
+                    _ => claims
+                        .as_object_mut()
+                        .unwrap()
+                        .insert(key.clone(), value.clone()),
+                };
             }
             claims
         };
@@ -337,7 +354,14 @@ async fn every_refusal_is_a_401_or_403_that_says_why() {
                 issuer
                     .mint(signed.clone(), claims(json!({"aud": null})), "own")
                     .await,
-                "aud",
+                "has no `aud` claim",
+            ),
+            (
+                "no subject",
+                issuer
+                    .mint(signed.clone(), claims(json!({"sub": null})), "own")
+                    .await,
+                "names no subject",
             ),
             (
                 "unknown key",
@@ -528,13 +552,30 @@ async fn an_opaque_token_is_introspected_at_the_issuer() {
         .await;
         challenge(&reply, 401, Some("invalid_token"));
         assert!(reply.body.contains("not active"), "{reply:?}");
-        // A token of the issuer for another resource is not this one's.
+        // An opaque token the issuer made for another resource.
         let other = issuer
-            .token(&url.replace("/mcp", "/other"), "mcp:tools")
+            .token("http://127.0.0.1:1/opaque-other", "mcp:tools")
             .await;
+        assert_eq!(other.split('.').count(), 1, "an opaque token: {other}");
         let reply = post(&url, &[("Authorization", &bearer(&other))], INITIALIZE).await;
         challenge(&reply, 401, Some("invalid_token"));
         assert!(reply.body.contains("not for this resource"), "{reply:?}");
+        // With the issuer gone, a token cannot be checked: 503, not a
+        // refusal that would send the client to authorize again.
+        let unknown_key = issuer
+            .mint(
+                json!({"alg": "RS256", "typ": "at+jwt", "kid": "as-key-2"}),
+                json!({"iss": issuer.url, "aud": resource, "sub": "s", "exp": now() + 60}),
+                "stranger",
+            )
+            .await;
+        drop(issuer);
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        for token in ["never-seen-before", unknown_key.as_str()] {
+            let reply = post(&url, &[("Authorization", &bearer(token))], INITIALIZE).await;
+            assert_eq!(reply.status, 503, "{reply:?}");
+            assert_eq!(reply.header("retry-after"), Some("30"), "{reply:?}");
+        }
     })
     .await
     .expect("test timed out");

@@ -66,6 +66,20 @@ impl BridgeServer {
             let responses = request.input_responses.as_ref();
             return self.resume(state, &request.name, responses, &context).await;
         }
+        // An OAuth token's scopes, checked again here for what its HTTP
+        // `403` did not stop.
+        #[cfg(feature = "oauth")]
+        if let Some(scope) = context
+            .extensions
+            .get::<axum::http::request::Parts>()
+            .and_then(|parts| parts.extensions.get::<super::oauth::Grant>())
+            .and_then(|grant| grant.missing_scope(&request.name))
+        {
+            return Err(ErrorData::invalid_request(
+                format!("the tool `{}` needs the scope {scope}", request.name),
+                None,
+            ));
+        }
         // What calls are checked against (and `help` shows) waits for the
         // first values, as the first list does.
         self.first_values().await;

@@ -90,6 +90,16 @@ impl HttpOptions {
                     .to_owned(),
             );
         }
+        #[cfg(feature = "oauth")]
+        if let Some(oauth) = &self.oauth {
+            if oauth.resource.is_none() && !self.addr.ip().is_loopback() {
+                return Err(format!(
+                    "--oauth-resource is needed when listening on {}: the tokens' audience is \
+                     this server's URL as clients reach it, which the address does not tell",
+                    self.addr
+                ));
+            }
+        }
         if !self.addr.ip().is_loopback() && !self.authenticates() && !self.allow_unauthenticated {
             return Err(format!(
                 "refusing to listen on {} without authentication: anyone who can reach it could run \
@@ -245,11 +255,13 @@ async fn answer_unreadable(
     next: Next,
 ) -> Response {
     let max_body = framing.max_body;
+    // The media type as rmcp reads it: before any parameter, in any case.
     let is_json = request
         .headers()
         .get(header::CONTENT_TYPE)
         .and_then(|value| value.to_str().ok())
-        .is_some_and(|value| value.trim_start().starts_with("application/json"));
+        .and_then(|value| value.split(';').next())
+        .is_some_and(|media| media.trim().eq_ignore_ascii_case("application/json"));
     if request.method() != Method::POST || !is_json {
         return next.run(request).await;
     }

@@ -213,9 +213,10 @@ impl Child {
         let exe = std::env::current_exe()?;
         let json = serde_json::to_vec(arguments).map_err(std::io::Error::other)?;
         let mut command = tokio::process::Command::new(exe);
+        // The call's context, never the server's own.
+        command.env_remove("TRACEPARENT").env_remove("TRACESTATE");
         if let Some(trace) = trace {
-            // Not a state the server's own environment had.
-            command.env_remove("TRACESTATE").envs(trace.environment());
+            command.envs(trace.environment());
         }
         command
             .env(CALL_ENV, tool)

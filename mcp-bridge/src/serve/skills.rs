@@ -319,9 +319,11 @@ fn mime_type(uri: &str) -> &'static str {
 /// A file's path within its skill: relative, `/`-separated, no empty,
 /// `.` or `..` part, not the `SKILL.md` itself.
 fn checked_path(path: &str) -> Result<&str, String> {
+    // What a URI's path carries as it is: no `%`, `?`, `#` or space.
+    let plain = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_' | b'/');
     let fine = !path.is_empty()
+        && path.bytes().all(plain)
         && !path.starts_with('/')
-        && !path.contains('\\')
         && path
             .split('/')
             .all(|part| !part.is_empty() && part != "." && part != "..")
@@ -330,7 +332,7 @@ fn checked_path(path: &str) -> Result<&str, String> {
         true => Ok(path),
         false => Err(format!(
             "the skill file `{path}`: expected a relative path within the skill, \
-             e.g. references/api.md (no `..`, no leading `/`, not SKILL.md itself)"
+             e.g. references/api.md: letters, digits and `.-_/`, no `..`, no leading `/`, not SKILL.md itself"
         )),
     }
 }
@@ -338,17 +340,7 @@ fn checked_path(path: &str) -> Result<&str, String> {
 /// The name and frontmatter of a `SKILL.md`.
 fn frontmatter(text: &str) -> Result<(String, SkillFrontmatter), String> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let yaml = text
-        .strip_prefix("---\n")
-        .or_else(|| text.strip_prefix("---\r\n"))
-        .and_then(|rest| {
-            let end = rest.find("\n---")?;
-            let after = &rest[end + 4..];
-            after
-                .starts_with(['\n', '\r'])
-                .then_some(&rest[..end])
-                .or_else(|| after.is_empty().then_some(&rest[..end]))
-        })
+    let yaml = frontmatter_text(text)
         .ok_or("a SKILL.md begins with its frontmatter: YAML between two `---` lines")?;
     let value: Value = serde_yaml_ng::from_str(yaml)
         .map_err(|error| format!("the SKILL.md's frontmatter is not YAML: {error}"))?;
@@ -371,6 +363,25 @@ fn frontmatter(text: &str) -> Result<(String, SkillFrontmatter), String> {
     let mut front = SkillFrontmatter::new(name.clone(), description);
     front.extra = fields;
     Ok((name, front))
+}
+
+/// The YAML between a first line `---` and the next line `---` (either
+/// may end in spaces; CRLF lines too).
+fn frontmatter_text(text: &str) -> Option<&str> {
+    let mut lines = text.split_inclusive('\n');
+    let first = lines.next()?;
+    if first.trim_end() != "---" {
+        return None;
+    }
+    let start = first.len();
+    let mut at = start;
+    for line in lines {
+        if line.trim_end() == "---" {
+            return Some(&text[start..at]);
+        }
+        at += line.len();
+    }
+    None
 }
 
 /// The Agent Skills rule for a name: 1-64 lower-case letters, digits and
@@ -539,8 +550,15 @@ mod tests {
                 .to_string();
             assert!(error.contains(expected), "{case}: {error}");
         }
+        let empty = Skills::read(&[Skill::new("---\n---\nbody\n")], &about).unwrap_err();
+        assert!(empty.to_string().contains("not a mapping"), "{empty}");
+        let crlf = "---\r\nname: a\r\ndescription: d\r\n--- \r\nbody\r\n";
+        assert!(Skills::read(&[Skill::new(crlf)], &about).is_ok());
         let good = "---\nname: a\ndescription: d\n---\n";
-        for path in ["../x.md", "/x.md", "a//b.md", "SKILL.md", "a/./b"] {
+        let paths = [
+            "../x.md", "/x.md", "a//b.md", "SKILL.md", "a/./b", "a b.md", "x%20", "q?",
+        ];
+        for path in paths {
             let error = Skills::read(&[Skill::new(good).file(path, "")], &about).unwrap_err();
             assert!(
                 error.to_string().contains("relative path"),

@@ -1301,7 +1301,7 @@ async fn icons_reach_the_client() {
     timed(async {
         let client = fixture(&[], None).await;
         let tools = client.list_all_tools().await.expect("tools/list");
-        assert_eq!(tools.len(), 27);
+        assert_eq!(tools.len(), 29);
         for tool in &tools {
             let icons = tool.icons.as_deref().unwrap_or_default();
             let icons: Vec<(&str, Option<&str>)> = icons

@@ -19,7 +19,7 @@ use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde_json::{json, Value};
 
-use verify::{Client, Holder, Verifier};
+use verify::{Client, Holder, Refusal, Verifier};
 
 /// How the resource server is set up (`mcp serve --http --oauth-*`).
 #[derive(Debug, Clone, Default)]
@@ -101,6 +101,11 @@ impl Grant {
     pub(crate) fn refuse_call(&self, tool: &str) -> Option<Response> {
         self.server.refuse_call(self, tool)
     }
+
+    /// The scope a call of `tool` needs that the token lacks.
+    pub(crate) fn missing_scope(&self, tool: &str) -> Option<&str> {
+        self.server.missing_scope(&self.holder, tool)
+    }
 }
 
 impl ResourceServer {
@@ -121,8 +126,8 @@ impl ResourceServer {
             .map(|(id, secret)| Client { id, secret });
         let verifier = Verifier::start(&options.issuer, &resource, client)?;
         Ok(Self {
+            issuer: verifier.issuer().to_owned(),
             verifier,
-            issuer: options.issuer.trim_end_matches('/').to_owned(),
             resource,
             metadata_url,
             scopes: options.scopes.clone(),
@@ -180,7 +185,7 @@ impl ResourceServer {
         };
         let holder = match self.verifier.verify(token).await {
             Ok(holder) => holder,
-            Err(why) => {
+            Err(Refusal::Invalid(why)) => {
                 tracing::info!(why, "a request's token is refused");
                 let error = Some(("invalid_token", why.as_str()));
                 return Err(self.challenge(
@@ -188,6 +193,16 @@ impl ResourceServer {
                     error,
                     &self.scopes.join(" "),
                 ));
+            }
+            Err(Refusal::Unavailable(why)) => {
+                // Not the token's fault: the client should not re-authorize.
+                tracing::warn!(why, "a request's token cannot be checked");
+                let text = format!("{why}; retry later\n");
+                let mut response = (StatusCode::SERVICE_UNAVAILABLE, text).into_response();
+                response
+                    .headers_mut()
+                    .insert(header::RETRY_AFTER, HeaderValue::from_static("30"));
+                return Err(response);
             }
         };
         let missing: Vec<&str> = self

@@ -41,6 +41,17 @@ const ALGORITHMS: &[Algorithm] = &[
     Algorithm::EdDSA,
 ];
 
+/// Why a token is not taken: it is not valid (`401`), or the issuer could
+/// not be asked (`503`: the token may well be valid).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Refusal {
+    Invalid(String),
+    Unavailable(String),
+}
+
+/// The most introspection answers kept at once.
+const MAX_INTROSPECTED: usize = 10_000;
+
 /// Who a valid token speaks for, and what it may do.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Holder {
@@ -82,6 +93,7 @@ struct Keys {
 /// Issuer metadata, as far as it is read.
 #[derive(Debug)]
 pub(crate) struct Metadata {
+    pub(crate) issuer: String,
     pub(crate) jwks_uri: String,
     pub(crate) introspection_endpoint: Option<String>,
 }
@@ -98,9 +110,17 @@ impl Verifier {
         let agent: ureq::Agent = ureq::Agent::config_builder()
             .timeout_global(Some(FETCH_TIMEOUT))
             .http_status_as_error(false)
+            // Where the keys come from is what the metadata says, not
+            // wherever a redirect leads.
+            .max_redirects(0)
             .build()
             .into();
+        fetchable(issuer)?;
         let metadata = discover(&agent, issuer)?;
+        fetchable(&metadata.jwks_uri)?;
+        if let Some(endpoint) = &metadata.introspection_endpoint {
+            fetchable(endpoint)?;
+        }
         let introspection = match (client, metadata.introspection_endpoint) {
             (Some(client), Some(endpoint)) => Some((endpoint, client)),
             (Some(_), None) => {
@@ -113,7 +133,8 @@ impl Verifier {
         };
         let set = fetch_keys(&agent, &metadata.jwks_uri)?;
         Ok(Self {
-            issuer: issuer.to_owned(),
+            // As the issuer names itself: what its tokens' `iss` is.
+            issuer: metadata.issuer,
             resource: resource.to_owned(),
             jwks_uri: metadata.jwks_uri,
             introspection,
@@ -127,21 +148,26 @@ impl Verifier {
         })
     }
 
+    /// The issuer, as it names itself.
+    pub(crate) fn issuer(&self) -> &str {
+        &self.issuer
+    }
+
     /// Who `token` speaks for, or why it is refused (the text of
     /// `error_description`).
-    pub(crate) async fn verify(&self, token: &str) -> Result<Holder, String> {
+    pub(crate) async fn verify(&self, token: &str) -> Result<Holder, Refusal> {
         match jsonwebtoken::decode_header(token) {
             Ok(header) => self.verify_jwt(token, &header).await,
             Err(_) if self.introspection.is_some() && token.split('.').count() != 3 => {
                 self.introspect(token).await
             }
-            Err(error) => Err(match self.introspection {
+            Err(error) => Err(Refusal::Invalid(match self.introspection {
                 Some(_) => format!("the token is not a readable JWT: {error}"),
                 None => format!(
                     "the token is not a readable JWT ({error}), and this server introspects no \
                      opaque tokens"
                 ),
-            }),
+            })),
         }
     }
 
@@ -149,23 +175,27 @@ impl Verifier {
         &self,
         token: &str,
         header: &jsonwebtoken::Header,
-    ) -> Result<Holder, String> {
+    ) -> Result<Holder, Refusal> {
+        let invalid = Refusal::Invalid;
         if !ALGORITHMS.contains(&header.alg) {
-            return Err(format!(
-                "the token's algorithm {:?} is not accepted",
-                header.alg
-            ));
+            let alg = header.alg;
+            return Err(invalid(format!(
+                "the token's algorithm {alg:?} is not accepted"
+            )));
         }
+        // RFC 9068 asks for `at+jwt`; several providers send `JWT`.
         if let Some(typ) = &header.typ {
             let typ = typ.to_ascii_lowercase();
             if !matches!(typ.as_str(), "at+jwt" | "application/at+jwt" | "jwt") {
-                return Err(format!("the token's type {typ:?} is not an access token's"));
+                return Err(invalid(format!(
+                    "the token's type {typ:?} is not an access token's"
+                )));
             }
         }
         let jwk = self.key(header).await?;
-        check_key_fits(&jwk, header.alg)?;
-        let key =
-            DecodingKey::from_jwk(&jwk).map_err(|error| format!("the issuer's key: {error}"))?;
+        check_key_fits(&jwk, header.alg).map_err(invalid)?;
+        let key = DecodingKey::from_jwk(&jwk)
+            .map_err(|error| invalid(format!("the issuer's key: {error}")))?;
         let mut validation = Validation::new(header.alg);
         validation.leeway = LEEWAY;
         validation.validate_nbf = true;
@@ -174,9 +204,9 @@ impl Verifier {
         validation.set_required_spec_claims(&["exp", "iss", "aud"]);
         let claims =
             jsonwebtoken::decode::<serde_json::Map<String, Value>>(token, &key, &validation)
-                .map_err(|error| self.refusal(&error))?
+                .map_err(|error| invalid(self.refusal(&error)))?
                 .claims;
-        Ok(holder(&self.issuer, &claims))
+        holder(&self.issuer, &claims).map_err(invalid)
     }
 
     /// Why a JWT is refused, in words.
@@ -203,74 +233,90 @@ impl Verifier {
         }
     }
 
-    /// The issuer's key that signed a token: by its `kid` (the key set is
-    /// fetched again for a `kid` it does not have, or when it is old), or
-    /// the one key there is when the token names none.
-    async fn key(&self, header: &jsonwebtoken::Header) -> Result<Jwk, String> {
-        if let Some(jwk) = self.known_key(header).await {
-            return Ok(jwk);
+    /// The issuer's key that signed a token: by its `kid`, or the one key
+    /// there is when the token names none. The key set is fetched again
+    /// for a key it lacks, or when it is an hour old, at most once per
+    /// cooldown and one fetch at a time; a failed fetch keeps the last
+    /// set. A key not found is an invalid token, unless the issuer could
+    /// not be reached to look for it.
+    async fn key(&self, header: &jsonwebtoken::Header) -> Result<Jwk, Refusal> {
+        let (found, stale) = self.known_key(header).await;
+        if let (Some(jwk), false) = (&found, stale) {
+            return Ok(jwk.clone());
         }
-        let stale = self.keys.read().await.fetched.elapsed() > KEYS_TTL;
-        let mut last = self.refetch.lock().await;
-        // Another call may have fetched it meanwhile.
-        if let Some(jwk) = self.known_key(header).await {
-            return Ok(jwk);
-        }
-        let cooling = last.is_some_and(|at| at.elapsed() < REFETCH_COOLDOWN);
-        if stale || !cooling {
-            *last = Some(Instant::now());
-            let (agent, uri) = (self.agent.clone(), self.jwks_uri.clone());
-            let fetched = tokio::task::spawn_blocking(move || fetch_keys(&agent, &uri))
-                .await
-                .map_err(|error| error.to_string())
-                .and_then(|fetched| fetched);
-            match fetched {
-                Ok(set) => {
-                    tracing::info!(keys = set.keys.len(), "the issuer's keys fetched again");
-                    *self.keys.write().await = Keys {
-                        set,
-                        fetched: Instant::now(),
-                    };
-                }
-                Err(error) => {
-                    tracing::warn!(%error, "the issuer's keys could not be fetched again")
+        let mut unreachable = None;
+        {
+            let mut last = self.refetch.lock().await;
+            // Another call may have fetched it meanwhile.
+            let (again, stale) = self.known_key(header).await;
+            let cooling = last.is_some_and(|at| at.elapsed() < REFETCH_COOLDOWN);
+            match again {
+                Some(jwk) if !stale || cooling => return Ok(jwk),
+                None if cooling => {}
+                _ => {
+                    *last = Some(Instant::now());
+                    if let Err(error) = self.fetch_again().await {
+                        tracing::warn!(%error, "the issuer's keys could not be fetched again");
+                        unreachable = Some(error);
+                    }
                 }
             }
-            if let Some(jwk) = self.known_key(header).await {
-                return Ok(jwk);
-            }
         }
-        Err(match &header.kid {
-            Some(kid) => format!("the token's key {kid:?} is not one of the issuer's"),
-            None => "the token names no key (kid), and the issuer has several".to_owned(),
-        })
+        match (self.known_key(header).await.0, unreachable) {
+            (Some(jwk), _) => Ok(jwk),
+            (None, Some(error)) => Err(Refusal::Unavailable(format!(
+                "the issuer's keys cannot be fetched: {error}"
+            ))),
+            (None, None) => Err(Refusal::Invalid(match &header.kid {
+                Some(kid) => format!("the token's key {kid:?} is not one of the issuer's"),
+                None => "the token names no key (kid), and the issuer has several".to_owned(),
+            })),
+        }
     }
 
-    async fn known_key(&self, header: &jsonwebtoken::Header) -> Option<Jwk> {
+    /// Fetches the key set again; kept only when it reads.
+    async fn fetch_again(&self) -> Result<(), String> {
+        let (agent, uri) = (self.agent.clone(), self.jwks_uri.clone());
+        let set = tokio::task::spawn_blocking(move || fetch_keys(&agent, &uri))
+            .await
+            .map_err(|error| error.to_string())??;
+        tracing::info!(keys = set.keys.len(), "the issuer's keys fetched again");
+        *self.keys.write().await = Keys {
+            set,
+            fetched: Instant::now(),
+        };
+        Ok(())
+    }
+
+    /// The key the token names, in the set held, and whether the set is
+    /// due to be fetched again.
+    async fn known_key(&self, header: &jsonwebtoken::Header) -> (Option<Jwk>, bool) {
         let keys = self.keys.read().await;
-        if keys.fetched.elapsed() > KEYS_TTL {
-            return None;
-        }
-        match &header.kid {
+        let stale = keys.fetched.elapsed() > KEYS_TTL;
+        let found = match &header.kid {
             Some(kid) => keys.set.find(kid).cloned(),
             None => match keys.set.keys.as_slice() {
                 [only] => Some(only.clone()),
                 _ => None,
             },
-        }
+        };
+        (found, stale)
     }
 
     /// An opaque token, as the issuer's introspection endpoint says it is
-    /// (answers kept a minute at most, and never past the token's expiry).
-    async fn introspect(&self, token: &str) -> Result<Holder, String> {
+    /// (answers kept a minute at most, never past the token's expiry, and
+    /// no more than [`MAX_INTROSPECTED`] at once).
+    async fn introspect(&self, token: &str) -> Result<Holder, Refusal> {
         let Some((endpoint, client)) = &self.introspection else {
-            return Err("this server introspects no opaque tokens".to_owned());
+            return Err(Refusal::Invalid(
+                "this server introspects no opaque tokens".to_owned(),
+            ));
         };
         let key = rmcp::model::sha256_digest(token.as_bytes());
         if let Ok(mut kept) = self.introspected.lock() {
             kept.retain(|_, (until, _)| *until > Instant::now());
             if let Some((_, answer)) = kept.get(&key) {
-                return answer.clone();
+                return answer.clone().map_err(Refusal::Invalid);
             }
         }
         let (agent, endpoint, client, token) = (
@@ -282,20 +328,25 @@ impl Verifier {
         let answer =
             tokio::task::spawn_blocking(move || introspect(&agent, &endpoint, &client, &token))
                 .await
-                .map_err(|error| error.to_string())?;
-        let answer = answer.map_err(|error| format!("the issuer could not be asked: {error}"))?;
-        let until = answer
-            .get("exp")
-            .and_then(Value::as_u64)
-            .and_then(|exp| exp.checked_sub(now()))
-            .map_or(INTROSPECTION_TTL, |left| {
-                Duration::from_secs(left).min(INTROSPECTION_TTL)
-            });
+                .map_err(|error| Refusal::Unavailable(error.to_string()))?
+                .map_err(|error| {
+                    Refusal::Unavailable(format!("the issuer could not be asked: {error}"))
+                })?;
+        // Until the token expires (now, for one past it), a minute at most.
+        let until = match answer.get("exp").and_then(Value::as_u64) {
+            Some(exp) => Duration::from_secs(exp.saturating_sub(now())).min(INTROSPECTION_TTL),
+            None => INTROSPECTION_TTL,
+        };
         let held = self.introspected_holder(&answer);
         if let Ok(mut kept) = self.introspected.lock() {
-            kept.insert(key, (Instant::now() + until, held.clone()));
+            if kept.len() >= MAX_INTROSPECTED {
+                kept.clear();
+            }
+            if !until.is_zero() {
+                kept.insert(key, (Instant::now() + until, held.clone()));
+            }
         }
-        held
+        held.map_err(Refusal::Invalid)
     }
 
     /// The holder of an introspected token, if the answer makes it one of
@@ -330,18 +381,21 @@ impl Verifier {
         {
             return Err("the token has expired".to_owned());
         }
-        Ok(holder(&self.issuer, answer))
+        holder(&self.issuer, answer)
     }
 }
 
-/// A holder from a token's claims: `sub` (or `client_id`) and the scopes
-/// of `scope` (a space-separated string) or `scp` (a string or a list).
-fn holder(issuer: &str, claims: &serde_json::Map<String, Value>) -> Holder {
+/// A holder from a token's claims: `sub` (or `client_id`, for a token of
+/// a client's own) and the scopes of `scope` (a space-separated string) or
+/// `scp` (a string or a list). A token that names no subject is refused:
+/// its sessions could not be told from another's.
+fn holder(issuer: &str, claims: &serde_json::Map<String, Value>) -> Result<Holder, String> {
     let subject = claims
         .get("sub")
         .or_else(|| claims.get("client_id"))
         .and_then(Value::as_str)
-        .unwrap_or_default();
+        .filter(|subject| !subject.is_empty())
+        .ok_or("the token names no subject (sub)")?;
     let mut scopes: Vec<String> = Vec::new();
     for claim in ["scope", "scp"] {
         match claims.get(claim) {
@@ -352,9 +406,31 @@ fn holder(issuer: &str, claims: &serde_json::Map<String, Value>) -> Holder {
             _ => {}
         }
     }
-    Holder {
+    Ok(Holder {
         subject: format!("{issuer} {subject}"),
         scopes,
+    })
+}
+
+/// Refuses a URL the server would fetch keys or answers from over plain
+/// HTTP beyond this machine (where anyone on the way could put keys of
+/// their own).
+fn fetchable(url: &str) -> Result<(), String> {
+    let (scheme, rest) = url
+        .split_once("://")
+        .ok_or_else(|| format!("{url:?} is not a URL"))?;
+    let authority = rest.split('/').next().unwrap_or_default();
+    let host = match authority.rsplit_once(':') {
+        Some((host, port)) if port.bytes().all(|b| b.is_ascii_digit()) => host,
+        _ => authority,
+    };
+    let loopback = matches!(host, "localhost" | "127.0.0.1" | "[::1]");
+    match scheme {
+        "https" => Ok(()),
+        "http" if loopback => Ok(()),
+        _ => Err(format!(
+            "{url}: the issuer is reached over HTTPS only (plain HTTP on loopback alone)"
+        )),
     }
 }
 
@@ -414,6 +490,7 @@ fn discover(agent: &ureq::Agent, issuer: &str) -> Result<Metadata, String> {
                 let jwks_uri = text("jwks_uri")
                     .ok_or_else(|| format!("the metadata at {url} names no jwks_uri"))?;
                 return Ok(Metadata {
+                    issuer: named.to_owned(),
                     jwks_uri,
                     introspection_endpoint: text("introspection_endpoint"),
                 });
@@ -520,14 +597,45 @@ fn form_encode(value: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
     use super::*;
 
     #[test]
-    fn the_scopes_come_from_scope_or_scp() {
+    fn the_scopes_come_from_scope_or_scp_and_a_subject_is_needed() {
         let claims = serde_json::json!({"sub": "u", "scope": "a b", "scp": ["c"]});
-        let holder = holder("https://as", claims.as_object().unwrap());
+        let holder = holder("https://as", claims.as_object().unwrap()).unwrap();
         assert_eq!(holder.subject, "https://as u");
         assert_eq!(holder.scopes, ["a", "b", "c"]);
+        for nameless in [json!({"scope": "a"}), json!({"sub": 7}), json!({"sub": ""})] {
+            assert!(super::holder("https://as", nameless.as_object().unwrap()).is_err());
+        }
+        let client = json!({"client_id": "c"});
+        assert_eq!(
+            super::holder("https://as", client.as_object().unwrap())
+                .unwrap()
+                .subject,
+            "https://as c"
+        );
+    }
+
+    #[test]
+    fn keys_come_over_https_or_from_loopback() {
+        for fine in [
+            "https://sso.example/x",
+            "http://127.0.0.1:8080/jwks",
+            "http://localhost/j",
+        ] {
+            assert_eq!(fetchable(fine), Ok(()), "{fine}");
+        }
+        for bad in [
+            "http://sso.example/jwks",
+            "http://127.0.0.1.evil/x",
+            "ftp://x",
+            "x",
+        ] {
+            assert!(fetchable(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]
