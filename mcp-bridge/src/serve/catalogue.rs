@@ -200,7 +200,7 @@ impl BridgeServer {
                     .with_description(format!("`{} --help`", spec.path.join(" ")))
                     .with_mime_type("text/plain")
             })
-            .chain(self.skill_resources())
+            .chain(self.shared.skills.resources())
             .collect();
         Ok(rmcp::model::ListResourcesResult::with_all_items(resources))
     }
@@ -223,7 +223,7 @@ impl BridgeServer {
         &self,
         request: rmcp::model::ReadResourceRequestParams,
     ) -> Result<rmcp::model::ReadResourceResponse, ErrorData> {
-        if let Some(file) = self.skill_file(&request.uri) {
+        if let Some(file) = self.shared.skills.file(&request.uri) {
             return Ok(file.into());
         }
         let typed = &self.shared.typed;

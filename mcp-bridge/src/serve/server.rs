@@ -103,7 +103,7 @@ impl ServerHandler for BridgeServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<rmcp::model::ListSkillsResult, ErrorData> {
-        Ok(self.skill_list())
+        Ok(self.shared.skills.list())
     }
 
     async fn get_skill(
@@ -111,7 +111,7 @@ impl ServerHandler for BridgeServer {
         request: rmcp::model::GetSkillRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<rmcp::model::GetSkillResult, ErrorData> {
-        self.skill(&request.uri)
+        self.shared.skills.get(&request.uri)
     }
 
     async fn read_resource_directory(
@@ -119,7 +119,7 @@ impl ServerHandler for BridgeServer {
         request: rmcp::model::ReadResourceDirectoryRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<rmcp::model::ReadResourceDirectoryResult, ErrorData> {
-        self.skill_folder(&request.uri)
+        self.shared.skills.folder(&request.uri)
     }
 
     async fn list_tools(

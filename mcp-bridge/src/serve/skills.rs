@@ -20,7 +20,6 @@ use rmcp::model::{
 use rmcp::ErrorData;
 use serde_json::{Map, Value};
 
-use super::server::BridgeServer;
 use crate::error::RegistryError;
 
 /// The scheme of a skill's files.
@@ -158,9 +157,9 @@ impl Skills {
         })
     }
 
-    /// Each file as a resource: a `SKILL.md` named and described as its
-    /// frontmatter does.
-    fn resources(&self) -> impl Iterator<Item = Resource> + '_ {
+    /// Each file as a resource (for `resources/list`): a `SKILL.md` named
+    /// and described as its frontmatter does.
+    pub(crate) fn resources(&self) -> impl Iterator<Item = Resource> + '_ {
         self.skills.iter().flat_map(|skill| {
             let front = &skill.entry.frontmatter;
             skill.files.iter().map(move |(uri, text)| {
@@ -225,54 +224,44 @@ impl Skills {
     }
 }
 
-impl BridgeServer {
+/// What the server answers of its skills (`server.rs` and `catalogue.rs`
+/// hand the requests here).
+impl Skills {
     /// `skills/list`: every skill, on one page.
-    pub(super) fn skill_list(&self) -> ListSkillsResult {
-        let skills = self
-            .shared
-            .skills
-            .skills
-            .iter()
-            .map(|s| s.entry.clone())
-            .collect();
+    pub(crate) fn list(&self) -> ListSkillsResult {
+        let skills = self.skills.iter().map(|s| s.entry.clone()).collect();
         ListSkillsResult::with_all_items(skills)
     }
 
     /// `skills/get`: the skill whose `SKILL.md` is `uri`, or invalid
     /// params naming the skills there are.
-    pub(super) fn skill(&self, uri: &str) -> Result<GetSkillResult, ErrorData> {
-        let skills = &self.shared.skills.skills;
-        match skills.iter().find(|skill| skill.entry.uri == uri) {
+    pub(crate) fn get(&self, uri: &str) -> Result<GetSkillResult, ErrorData> {
+        match self.skills.iter().find(|skill| skill.entry.uri == uri) {
             Some(skill) => Ok(GetSkillResult::new(skill.entry.clone())),
             None => Err(ErrorData::invalid_params(
-                format!("no skill `{uri}`: {}", known(skills)),
+                format!("no skill `{uri}`: {}", known(&self.skills)),
                 None,
             )),
         }
     }
 
     /// `resources/directory/read`: a skill folder's direct children.
-    pub(super) fn skill_folder(&self, uri: &str) -> Result<ListResourcesResult, ErrorData> {
-        match self.shared.skills.children(uri) {
+    pub(crate) fn folder(&self, uri: &str) -> Result<ListResourcesResult, ErrorData> {
+        match self.children(uri) {
             Some(children) => Ok(ListResourcesResult::with_all_items(children)),
             None => Err(ErrorData::invalid_params(
                 format!(
                     "`{uri}` is not a folder of a skill: {}",
-                    known(&self.shared.skills.skills)
+                    known(&self.skills)
                 ),
                 None,
             )),
         }
     }
 
-    /// The skills' files, for `resources/list`.
-    pub(super) fn skill_resources(&self) -> impl Iterator<Item = Resource> + '_ {
-        self.shared.skills.resources()
-    }
-
     /// `resources/read` of a skill's file, if `uri` is one.
-    pub(super) fn skill_file(&self, uri: &str) -> Option<ReadResourceResult> {
-        let text = self.shared.skills.text(uri)?;
+    pub(crate) fn file(&self, uri: &str) -> Option<ReadResourceResult> {
+        let text = self.text(uri)?;
         let contents = ResourceContents::text(text, uri).with_mime_type(mime_type(uri));
         Some(ReadResourceResult::new(vec![contents]))
     }
