@@ -1055,7 +1055,7 @@ fn bridge_stand_in() -> clap::Command {
 const BRIDGE_ABOUT: &str = "Serve this CLI to AI assistants over the Model Context Protocol";
 
 fn bridge_command(bin: &str, name: &str) -> clap::Command {
-    use clap::{value_parser, Arg, Command};
+    use clap::{Arg, Command};
     Command::new("mcp")
         .bin_name(format!("{bin} {name}"))
         .about(BRIDGE_ABOUT)
@@ -1065,14 +1065,7 @@ fn bridge_command(bin: &str, name: &str) -> clap::Command {
         .subcommand(
             mode_args(Command::new("tools"))
                 .about("Print the tool definitions as `tools/list` returns them, as JSON")
-                .arg(
-                    Arg::new("output")
-                        .long("output")
-                        .short('o')
-                        .value_name("FILE")
-                        .value_parser(value_parser!(PathBuf))
-                        .help("Write to FILE instead of stdout"),
-                ),
+                .arg(output_arg()),
         )
         .subcommand(
             Command::new("server-json")
@@ -1095,14 +1088,7 @@ fn bridge_command(bin: &str, name: &str) -> clap::Command {
                         .value_name("TEXT")
                         .help("At most 100 characters [default: the package's description]"),
                 )
-                .arg(
-                    Arg::new("output")
-                        .long("output")
-                        .short('o')
-                        .value_name("FILE")
-                        .value_parser(value_parser!(PathBuf))
-                        .help("Write to FILE instead of stdout"),
-                ),
+                .arg(output_arg()),
         )
         .subcommand(install_command(
             "install",
@@ -1113,6 +1099,16 @@ fn bridge_command(bin: &str, name: &str) -> clap::Command {
             "uninstall",
             "Remove this server from an MCP client's configuration",
         ))
+}
+
+/// `--output FILE` of `mcp tools` and `mcp server-json`.
+fn output_arg() -> clap::Arg {
+    clap::Arg::new("output")
+        .long("output")
+        .short('o')
+        .value_name("FILE")
+        .value_parser(clap::value_parser!(PathBuf))
+        .help("Write to FILE instead of stdout")
 }
 
 /// `mcp install <client>` and `mcp uninstall <client>`.

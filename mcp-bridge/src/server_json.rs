@@ -225,15 +225,14 @@ fn variable(arg: &clap::Arg, name: &str, root: bool) -> Value {
         .map(|value| value.to_string_lossy().into_owned())
         .collect();
     let required = root && arg.is_required_set() && defaults.is_empty();
+    let (secret, format) = (secret(arg, name), format(arg));
     variable.insert("isRequired".into(), json!(required));
-    variable.insert("isSecret".into(), json!(secret(arg, name)));
-    if let Some(format) = format(arg) {
+    variable.insert("isSecret".into(), json!(secret));
+    if let Some(format) = format {
         variable.insert("format".into(), json!(format));
     }
-    if let [default] = defaults.as_slice() {
-        if !secret(arg, name) {
-            variable.insert("default".into(), json!(default));
-        }
+    if let ([default], false) = (defaults.as_slice(), secret) {
+        variable.insert("default".into(), json!(default));
     }
     let choices: Vec<String> = arg
         .get_possible_values()
@@ -241,7 +240,7 @@ fn variable(arg: &clap::Arg, name: &str, root: bool) -> Value {
         .filter(|value| !value.is_hide_set())
         .map(|value| value.get_name().to_owned())
         .collect();
-    if !choices.is_empty() && format(arg) != Some("boolean") {
+    if !choices.is_empty() && format != Some("boolean") {
         variable.insert("choices".into(), json!(choices));
     }
     Value::Object(variable)

@@ -185,7 +185,7 @@ fn expand_struct(p: &Private, container: &Container<'_>, fields: &[Field<'_>]) -
     let augment = spec::struct_augment(p, container, fields);
     let build = build::struct_build(p, fields);
     let given = build::struct_given(fields);
-    let root_name = root_name(container);
+    let root_impl = root_impl(p, container);
     let tree = tree::for_struct(p, container, fields);
     let (tree_node, tree_check) = (tree.node, tree.check);
     quote! {
@@ -206,20 +206,7 @@ fn expand_struct(p: &Private, container: &Container<'_>, fields: &[Field<'_>]) -
             }
         }
 
-        #[automatically_derived]
-        impl #impl_generics #p::McpRoot for #ident #ty_generics #where_clause {
-            fn mcp_root_name() -> &'static str {
-                #root_name
-            }
-            fn mcp_package() -> #p::Package {
-                #p::Package::from_cargo(
-                    ::core::option_env!("CARGO_PKG_NAME"),
-                    ::core::option_env!("CARGO_PKG_VERSION"),
-                    ::core::option_env!("CARGO_PKG_REPOSITORY"),
-                    ::core::option_env!("CARGO_PKG_DESCRIPTION"),
-                )
-            }
-        }
+        #root_impl
 
         #tree_check
     }
@@ -233,7 +220,7 @@ fn expand_enum(p: &Private, container: &Container<'_>, variants: &[Variant<'_>])
     let tree = tree::for_enum(p, container, variants);
     let (tree_node, tree_check) = (tree.node, tree.check);
     let root_node = tree.root_node;
-    let root_name = root_name(container);
+    let root_impl = root_impl(p, container);
     // An enum that derives `Parser` is a root whose subcommand is required
     // (`#[derive(Parser)] enum Cli { ... }`): it is its own arguments.
     quote! {
@@ -264,6 +251,19 @@ fn expand_enum(p: &Private, container: &Container<'_>, variants: &[Variant<'_>])
             }
         }
 
+        #root_impl
+
+        #tree_check
+    }
+}
+
+/// `McpRoot`: the root's name, and the Cargo package it is declared in
+/// (read in the CLI's crate).
+fn root_impl(p: &Private, container: &Container<'_>) -> TokenStream {
+    let ident = container.ident;
+    let (impl_generics, ty_generics, where_clause) = container.generics.split_for_impl();
+    let root_name = root_name(container);
+    quote! {
         #[automatically_derived]
         impl #impl_generics #p::McpRoot for #ident #ty_generics #where_clause {
             fn mcp_root_name() -> &'static str {
@@ -278,8 +278,6 @@ fn expand_enum(p: &Private, container: &Container<'_>, variants: &[Variant<'_>])
                 )
             }
         }
-
-        #tree_check
     }
 }
 

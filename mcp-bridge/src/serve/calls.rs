@@ -69,11 +69,8 @@ impl BridgeServer {
         // An OAuth token's scopes, checked again here for what its HTTP
         // `403` did not stop.
         #[cfg(feature = "oauth")]
-        if let Some(scope) = context
-            .extensions
-            .get::<axum::http::request::Parts>()
-            .and_then(|parts| parts.extensions.get::<super::oauth::Grant>())
-            .and_then(|grant| grant.missing_scope(&request.name))
+        if let Some(scope) =
+            super::oauth::Grant::of(&context).and_then(|grant| grant.missing_scope(&request.name))
         {
             return Err(ErrorData::invalid_request(
                 format!("the tool `{}` needs the scope {scope}", request.name),

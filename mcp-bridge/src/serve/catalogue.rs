@@ -104,11 +104,7 @@ impl BridgeServer {
         let mut listed = read(&self.shared.listed).clone();
         // An OAuth token sees the tools it may call.
         #[cfg(feature = "oauth")]
-        if let Some(grant) = context
-            .extensions
-            .get::<axum::http::request::Parts>()
-            .and_then(|parts| parts.extensions.get::<super::oauth::Grant>())
-        {
+        if let Some(grant) = super::oauth::Grant::of(context) {
             listed.tools.retain(|tool| grant.may_call(&tool.name));
         }
         #[cfg(not(feature = "oauth"))]

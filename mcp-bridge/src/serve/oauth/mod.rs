@@ -92,6 +92,16 @@ impl std::fmt::Debug for ResourceServer {
 }
 
 impl Grant {
+    /// The grant of the request `context` answers, when it came over HTTP
+    /// with an OAuth token.
+    pub(crate) fn of(context: &rmcp::service::RequestContext<rmcp::RoleServer>) -> Option<&Self> {
+        context
+            .extensions
+            .get::<axum::http::request::Parts>()?
+            .extensions
+            .get::<Self>()
+    }
+
     /// Whether the token may call `tool`.
     pub(crate) fn may_call(&self, tool: &str) -> bool {
         self.server.missing_scope(&self.holder, tool).is_none()
