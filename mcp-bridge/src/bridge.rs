@@ -13,7 +13,7 @@ use rmcp::ServiceExt;
 use crate::error::RegistryError;
 use crate::handler::{Ended, Handler, IntoHandler};
 use crate::io::Io;
-use crate::registry::{Registry, ToolMode};
+use crate::registry::{Builds, Registry, Table, ToolMode};
 use crate::serve::isolate::Reply;
 use crate::serve::{BridgeServer, Limits, Skill};
 use crate::spec::CommandSpec;
@@ -70,6 +70,15 @@ use crate::traits::McpCommand;
 ///   waited for, and a round's would come in a call the server refuses.
 pub struct Bridge<C> {
     handler: Handler<C>,
+    /// The CLI's own parse (`Bridge::parse_with`).
+    parse: Option<ParseWith<C>>,
+    settings: Settings,
+}
+
+/// A bridge's settings: all of it but the CLI's type. What only they need
+/// is a method of theirs, compiled once in this crate and not again for
+/// every CLI type; the typed side answers through [`CliType`].
+struct Settings {
     command_name: String,
     limits: Limits,
     grace: Duration,
@@ -79,10 +88,44 @@ pub struct Bridge<C> {
     tool_mode: ToolMode,
     /// The CLI's own changes to its `Command` (`Bridge::command`).
     customise: Option<Customise>,
-    /// The CLI's own parse (`Bridge::parse_with`).
-    parse: Option<ParseWith<C>>,
     /// The skills offered (`Bridge::skill`).
     skills: Vec<Skill>,
+}
+
+/// What the bridge's untyped code asks of the CLI's type.
+trait CliType: Sync {
+    /// The derive's command (`CommandFactory::command`).
+    fn command(&self) -> clap::Command;
+    /// The command tree (`McpCommand::command_spec`).
+    fn command_spec(&self) -> CommandSpec;
+    /// The package the CLI is declared in.
+    fn package(&self) -> crate::traits::Package;
+    /// Builds (and drops) a call's value: checks examples.
+    fn builds(&self) -> Builds<'static>;
+    /// The server of `table`, running the CLI's handler.
+    fn server(&self, table: Table) -> BridgeServer;
+}
+
+impl<C: McpCommand + Send + 'static> CliType for Bridge<C> {
+    fn command(&self) -> clap::Command {
+        C::command()
+    }
+
+    fn command_spec(&self) -> CommandSpec {
+        C::command_spec()
+    }
+
+    fn package(&self) -> crate::traits::Package {
+        C::package()
+    }
+
+    fn builds(&self) -> Builds<'static> {
+        &Registry::<C>::builds
+    }
+
+    fn server(&self, table: Table) -> BridgeServer {
+        BridgeServer::from_registry(Registry::from_table(table), self.handler.clone())
+    }
 }
 
 type Customise = Box<dyn Fn(clap::Command) -> clap::Command + Send + Sync>;
@@ -93,16 +136,18 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
     pub fn new<K, H: IntoHandler<C, K>>(handler: H) -> Self {
         Self {
             handler: handler.into_handler().0,
-            command_name: "mcp".to_owned(),
-            limits: Limits::default(),
-            grace: Duration::from_secs(10),
-            isolate: false,
-            task_ttl: crate::serve::DEFAULT_TASK_TTL,
-            hide_command: false,
-            tool_mode: ToolMode::Flat,
-            customise: None,
             parse: None,
-            skills: Vec::new(),
+            settings: Settings {
+                command_name: "mcp".to_owned(),
+                limits: Limits::default(),
+                grace: Duration::from_secs(10),
+                isolate: false,
+                task_ttl: crate::serve::DEFAULT_TASK_TTL,
+                hide_command: false,
+                tool_mode: ToolMode::Flat,
+                customise: None,
+                skills: Vec::new(),
+            },
         }
     }
 
@@ -123,7 +168,7 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
     ///     .run();
     /// ```
     pub fn skill(mut self, skill: Skill) -> Self {
-        self.skills.push(skill);
+        self.settings.skills.push(skill);
         self
     }
 
@@ -148,7 +193,7 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
         mut self,
         customise: impl Fn(clap::Command) -> clap::Command + Send + Sync + 'static,
     ) -> Self {
-        self.customise = Some(Box::new(customise));
+        self.settings.customise = Some(Box::new(customise));
         self
     }
 
@@ -180,22 +225,13 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
         self
     }
 
-    /// The derive's command, with the CLI's own changes.
-    fn cli_command(&self) -> clap::Command {
-        let cmd = C::command();
-        match &self.customise {
-            Some(customise) => customise(cmd),
-            None => cmd,
-        }
-    }
-
     /// The CLI's value, parsed as the CLI parses it (exiting on `--help`
     /// or an error, as clap does).
     fn parse_cli(&self, args: Vec<OsString>) -> C {
         if let Some(parse) = &self.parse {
             return parse(args);
         }
-        let mut cmd = self.cli_command();
+        let mut cmd = self.settings.cli_command(self);
         let mut matches = cmd
             .try_get_matches_from_mut(&args)
             .unwrap_or_else(|error| error.exit());
@@ -206,77 +242,65 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
     /// `--flat`, `--grouped` or `--search` (see [`ToolMode`]; flat by
     /// default).
     pub fn tool_mode(mut self, mode: ToolMode) -> Self {
-        self.tool_mode = mode;
+        self.settings.tool_mode = mode;
         self
     }
 
     /// Renames the bridge's command (default `mcp`), for CLIs that already
     /// use that name.
     pub fn command_name(mut self, name: impl Into<String>) -> Self {
-        self.command_name = name.into();
+        self.settings.command_name = name.into();
         self
     }
 
     /// Leaves the bridge's command out of the CLI's `--help` (it still
     /// works).
     pub fn hide_command(mut self, hide: bool) -> Self {
-        self.hide_command = hide;
+        self.settings.hide_command = hide;
         self
     }
 
     /// See [`BridgeServer::call_timeout`].
     pub fn call_timeout(mut self, timeout: Duration) -> Self {
-        self.limits.timeout = Some(timeout);
+        self.settings.limits.timeout = Some(timeout);
         self
     }
 
     /// See [`BridgeServer::max_concurrent_calls`].
     pub fn max_concurrent_calls(mut self, calls: usize) -> Self {
-        self.limits.max_concurrent = calls;
+        self.settings.limits.max_concurrent = calls;
         self
     }
 
     /// See [`BridgeServer::task_ttl`].
     pub fn task_ttl(mut self, ttl: Duration) -> Self {
-        self.task_ttl = ttl;
+        self.settings.task_ttl = ttl;
         self
     }
 
     /// See [`BridgeServer::isolate_calls`].
     pub fn isolate_calls(mut self, isolate: bool) -> Self {
-        self.isolate = isolate;
+        self.settings.isolate = isolate;
         self
     }
 
     /// See [`BridgeServer::output_limit`].
     pub fn output_limit(mut self, bytes: usize) -> Self {
-        self.limits.output_limit = bytes;
+        self.settings.limits.output_limit = bytes;
         self
     }
 
     /// How long running calls may take to finish when the server is asked
     /// to stop (default 10 s).
     pub fn shutdown_grace(mut self, grace: Duration) -> Self {
-        self.grace = grace;
+        self.settings.grace = grace;
         self
     }
 
     /// The MCP server this bridge would serve.
     pub fn server(&self) -> Result<BridgeServer, RegistryError> {
-        self.server_from(Registry::new()?, &self.tool_mode)
-    }
-
-    fn server_from(
-        &self,
-        registry: Registry<C>,
-        mode: &ToolMode,
-    ) -> Result<BridgeServer, RegistryError> {
-        let limits = self.limits.clone();
-        let server = BridgeServer::from_registry(registry, self.handler.clone())
-            .limits(|set| *set = limits)
-            .isolate_calls(self.isolate)
-            .task_ttl(self.task_ttl);
-        server.skills(&self.skills)?.tool_mode(mode)
+        let server = BridgeServer::from_registry(Registry::<C>::new()?, self.handler.clone());
+        self.settings.set_up(server, &self.settings.tool_mode)
     }
 
     /// Runs with the process's arguments. An `async` handler runs on a
@@ -295,34 +319,21 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
         let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
         // Only what needs it runs on a runtime: the server, and async
         // handlers; a synchronous CLI command runs on this thread.
-        let (call, bridge) = match self.route(args) {
+        match self.route(args) {
             Route::Cli(cli, reply) => {
                 let panics = reply.as_ref().map(Reply::for_panic);
                 match telling_panics(panics, || run_cli(&self.handler, cli, reply)) {
-                    Ok(code) => return code,
-                    Err(call) => (Some(call), None),
+                    Ok(code) => code,
+                    Err((call, reply)) => on_runtime(|runtime| {
+                        let panics = reply.as_ref().map(Reply::for_panic);
+                        telling_panics(panics, || ended(runtime.block_on(call), reply))
+                    }),
                 }
             }
-            Route::Bridge(args) => (None, Some(args)),
-        };
-        let runtime = match tokio::runtime::Builder::new_multi_thread()
-            .enable_all()
-            .build()
-        {
-            Ok(runtime) => runtime,
-            Err(error) => return fail(&error),
-        };
-        let code = match (call, bridge) {
-            (Some((call, reply)), _) => {
-                let panics = reply.as_ref().map(Reply::for_panic);
-                telling_panics(panics, || ended(runtime.block_on(call), reply))
+            Route::Bridge(args) => {
+                on_runtime(|runtime| runtime.block_on(self.settings.run_bridge(&self, *args)))
             }
-            (None, Some(args)) => runtime.block_on(self.run_bridge(*args)),
-            (None, None) => unreachable!("routed to one of them"),
-        };
-        // Blocked reads of stdin must not keep the process alive.
-        runtime.shutdown_background();
-        code
+        }
     }
 
     /// Runs with the process's arguments on the current runtime, from an
@@ -367,7 +378,7 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
                     }
                 }
             },
-            Route::Bridge(args) => self.run_bridge(*args).await,
+            Route::Bridge(args) => self.settings.run_bridge(&self, *args).await,
         }
     }
 
@@ -394,15 +405,49 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
                 }
             }
         }
+        match self.settings.route(self, self.parse.is_some(), args) {
+            Routed::Parse(args) => Route::Cli(self.parse_cli(args), None),
+            Routed::Matches(mut cmd, mut matches) => match C::from_arg_matches_mut(&mut matches) {
+                Ok(cli) => Route::Cli(cli, None),
+                Err(error) => error.format(&mut cmd).exit(),
+            },
+            Routed::Bridge(args) => Route::Bridge(args),
+        }
+    }
+}
+
+impl Settings {
+    /// The derive's command, with the CLI's own changes.
+    fn cli_command(&self, cli: &dyn CliType) -> clap::Command {
+        let cmd = cli.command();
+        match &self.customise {
+            Some(customise) => customise(cmd),
+            None => cmd,
+        }
+    }
+
+    /// A server set up as the bridge says, in `mode`.
+    fn set_up(&self, server: BridgeServer, mode: &ToolMode) -> Result<BridgeServer, RegistryError> {
+        let limits = self.limits.clone();
+        let server = server
+            .limits(|set| *set = limits)
+            .isolate_calls(self.isolate)
+            .task_ttl(self.task_ttl);
+        server.skills(&self.skills)?.tool_mode(mode)
+    }
+
+    /// [`Bridge::route`] but for an isolated call, which needs the type:
+    /// what to parse (`parse`: whether the CLI has a parse of its own).
+    fn route(&self, cli: &dyn CliType, parse: bool, args: Vec<OsString>) -> Routed {
         let bin = bin_name(&args);
         let name = self.command_name.as_str();
         // `taskctl mcp ...`: the bridge, without parsing the CLI's options.
         if args.get(1).is_some_and(|a| *a == *name) {
             // The tree is built once and reused by the server.
-            let root = C::command_spec();
+            let root = cli.command_spec();
             if !root.subcommands.iter().any(|s| s.name == name) {
                 let matches = bridge_command(&bin, name).get_matches_from(&args[1..]);
-                return Route::Bridge(Box::new(BridgeArgs {
+                return Routed::Bridge(Box::new(BridgeArgs {
                     root,
                     matches,
                     cli: None,
@@ -413,13 +458,13 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
                 "mcp-bridge: `{name}` is a command of this CLI, so it runs as before; \
                  give the bridge another name with `Bridge::command_name`"
             );
-            return Route::Cli(self.parse_cli(args), None);
+            return Routed::Parse(args);
         }
         // A CLI's own parse runs alone unless the bridge's command may be
         // among the arguments.
         let named = args.iter().skip(1).any(|a| *a == *name);
-        if self.parse.is_some() && !named {
-            return Route::Cli(self.parse_cli(args), None);
+        if parse && !named {
+            return Routed::Parse(args);
         }
         // Otherwise the CLI parses its arguments, with the bridge as one
         // more subcommand when it has subcommands (shown in `--help`, and
@@ -432,8 +477,8 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
         // under `infer_subcommands`, sends the parse round again with the
         // real one.)
         let mut full = named;
-        let (mut cmd, bridged, mut matches) = loop {
-            let mut cmd = self.cli_command();
+        let (cmd, bridged, mut matches) = loop {
+            let mut cmd = self.cli_command(cli);
             let bridged = cmd.has_subcommands() && cmd.find_subcommand(name).is_none();
             if bridged {
                 let bridge = match full {
@@ -448,27 +493,24 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
                 }
                 Ok(matches) => break (cmd, bridged, matches),
                 // Not the bridge's: the CLI's own parse says what it is.
-                Err(_) if self.parse.is_some() => return Route::Cli(self.parse_cli(args), None),
+                Err(_) if parse => return Routed::Parse(args),
                 Err(error) => error.exit(),
             }
         };
         if bridged && matches.subcommand_name() == Some(name) {
             if let Some((_, bridge)) = matches.remove_subcommand() {
-                return Route::Bridge(Box::new(BridgeArgs {
-                    root: C::command_spec(),
+                return Routed::Bridge(Box::new(BridgeArgs {
+                    root: cli.command_spec(),
                     matches: bridge,
                     cli: Some(matches),
                     bin,
                 }));
             }
         }
-        if self.parse.is_some() {
-            return Route::Cli(self.parse_cli(args), None);
+        if parse {
+            return Routed::Parse(args);
         }
-        match C::from_arg_matches_mut(&mut matches) {
-            Ok(cli) => Route::Cli(cli, None),
-            Err(error) => error.format(&mut cmd).exit(),
-        }
+        Routed::Matches(cmd, matches)
     }
 
     /// `mcp install <client>` / `mcp uninstall <client>`. `pinned`: the
@@ -565,7 +607,13 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
     }
 
     /// `mcp server-json`: the server's entry for the MCP Registry.
-    fn server_json(&self, matches: &clap::ArgMatches, bin: &str, pinned: &[String]) -> ExitCode {
+    fn server_json(
+        &self,
+        cli: &dyn CliType,
+        matches: &clap::ArgMatches,
+        bin: &str,
+        pinned: &[String],
+    ) -> ExitCode {
         let text = |id: &str| matches.get_one::<String>(id).cloned();
         let options = crate::server_json::Options {
             name: text("name"),
@@ -573,8 +621,8 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
             description: text("description"),
         };
         let document = crate::server_json::document(
-            &C::command(),
-            &C::package(),
+            &cli.command(),
+            &cli.package(),
             &self.command_name,
             pinned,
             &options,
@@ -586,7 +634,7 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
         for warning in &document.warnings {
             eprintln!("warning: {warning}");
         }
-        if let Some(package) = C::package().name.filter(|package| *package != bin) {
+        if let Some(package) = cli.package().name.filter(|package| *package != bin) {
             eprintln!(
                 "warning: this binary is `{bin}`, the package `{package}`: a client that \
                  installs the package runs the binary named after it"
@@ -606,25 +654,35 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
         }
     }
 
-    async fn run_bridge(&self, args: BridgeArgs) -> ExitCode {
+    /// `mcp ...`: the future is made here, once, whatever the CLI's type
+    /// (boxed, so that the server's code is not compiled again with it).
+    fn run_bridge<'a>(
+        &'a self,
+        cli: &'a dyn CliType,
+        args: BridgeArgs,
+    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = ExitCode> + Send + 'a>> {
+        Box::pin(self.bridge(cli, args))
+    }
+
+    async fn bridge(&self, cli: &dyn CliType, args: BridgeArgs) -> ExitCode {
         let BridgeArgs {
             root,
             matches,
-            cli,
+            cli: before,
             bin,
         } = args;
         let serve_line = format!("{bin} {} serve", self.command_name);
-        let pins = match pinned_values::<C>(&root, cli.as_ref(), &matches) {
+        let pins = match pinned_values(cli, &root, before.as_ref(), &matches) {
             Ok(pins) => pins,
             Err(error) => return fail(&error),
         };
         let root_name_pins = crate::spec::pins::argv(&root, &pins);
         if let Some(("server-json", sub)) = matches.subcommand() {
-            return self.server_json(sub, &bin, &root_name_pins);
+            return self.server_json(cli, sub, &bin, &root_name_pins);
         }
         // The examples are checked as written, before the operator's pins.
-        let mut registry = match Registry::from_spec(root)
-            .and_then(|registry| registry.check_examples().map(|()| registry))
+        let mut registry = match Table::from_spec(root)
+            .and_then(|table| table.check_examples(cli.builds()).map(|()| table))
         {
             Ok(registry) => registry,
             Err(error) => return fail(&error),
@@ -652,8 +710,8 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
         }
         // After the operator's pins: an example giving a pinned option is
         // one the served tool refuses.
-        registry.check_doc_examples();
-        let server = match self.server_from(registry, &mode) {
+        registry.check_doc_examples(cli.builds());
+        let server = match self.set_up(cli.server(registry), &mode) {
             Ok(server) => server,
             Err(error) => return fail(&error),
         };
@@ -766,6 +824,30 @@ enum Route<C> {
     Bridge(Box<BridgeArgs>),
 }
 
+/// [`Route`] before the value is built: what builds it.
+enum Routed {
+    /// The CLI's own parse, on these arguments.
+    Parse(Vec<OsString>),
+    /// `FromArgMatches` on the matches of this command.
+    Matches(clap::Command, clap::ArgMatches),
+    Bridge(Box<BridgeArgs>),
+}
+
+/// Runs `run` on a runtime made for it; blocked reads of stdin do not keep
+/// the process alive after it.
+fn on_runtime(run: impl FnOnce(&tokio::runtime::Runtime) -> ExitCode) -> ExitCode {
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(error) => return fail(&error),
+    };
+    let code = run(&runtime);
+    runtime.shutdown_background();
+    code
+}
+
 /// What `mcp ...` was started with.
 struct BridgeArgs {
     /// The CLI's command tree.
@@ -798,7 +880,8 @@ fn bin_name(args: &[OsString]) -> String {
 /// The root options the operator fixed, by clap id, as the JSON a call
 /// would give, with how they were given: before the bridge's name, and
 /// after `mcp serve --` (those win).
-fn pinned_values<C: McpCommand>(
+fn pinned_values(
+    cli: &dyn CliType,
     root: &CommandSpec,
     before: Option<&clap::ArgMatches>,
     bridge: &clap::ArgMatches,
@@ -813,7 +896,8 @@ fn pinned_values<C: McpCommand>(
     if let Some(after) = after {
         let mut argv = vec![OsString::from(root.name.clone())];
         argv.extend(after.cloned());
-        let mut cmd = C::command()
+        let mut cmd = cli
+            .command()
             .subcommand_required(false)
             .arg_required_else_help(false)
             .mut_args(|arg| arg.required(false));
@@ -909,7 +993,7 @@ fn mode_args(command: clap::Command) -> clap::Command {
 }
 
 /// Keeps the tools `--include` and `--exclude` select.
-fn select_tools<C>(registry: &mut Registry<C>, serve: &clap::ArgMatches) -> Result<(), String> {
+fn select_tools(registry: &mut Table, serve: &clap::ArgMatches) -> Result<(), String> {
     let patterns = |id: &str| -> Vec<wildmatch::WildMatch> {
         serve
             .get_many::<String>(id)
@@ -920,7 +1004,7 @@ fn select_tools<C>(registry: &mut Registry<C>, serve: &clap::ArgMatches) -> Resu
     if include.is_empty() && exclude.is_empty() {
         return Ok(());
     }
-    registry.retain(|tool| {
+    registry.retain(&|tool| {
         (include.is_empty() || include.iter().any(|p| p.matches(&tool.name)))
             && !exclude.iter().any(|p| p.matches(&tool.name))
     });

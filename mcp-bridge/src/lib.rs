@@ -75,7 +75,7 @@ mod traits;
 
 pub use bridge::Bridge;
 pub use call::convert;
-pub use call::{no_texts, BuildCtx, DefaultTexts, Texts};
+pub use call::{no_texts, BuildCtx, DefaultSource, DefaultTexts, LiteralTexts, Texts};
 pub use convert::McpValue;
 pub use error::{
     ArgError, CallError, DuplicateTool, InvalidToolName, Problem, RegistryError, ValueProblem,
@@ -95,7 +95,7 @@ pub use traits::{McpArgs, McpCommand, McpSubcommand};
 #[doc(hidden)]
 pub mod __private {
     pub use crate::call::convert::Converter;
-    pub use crate::call::{env_texts, no_texts, BuildCtx, DefaultTexts, Texts};
+    pub use crate::call::{env_texts, no_texts, BuildCtx, DefaultTexts, LiteralTexts, Texts};
     pub use crate::error::ArgError;
     pub use crate::spec::known as value_types;
     pub use crate::spec::{

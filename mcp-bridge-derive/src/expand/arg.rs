@@ -7,6 +7,21 @@ use quote::quote;
 use super::Private;
 use crate::model::{Action, Arg, Builtin, DefaultValue, Int, NumArgs, ValueKind};
 
+/// The default texts as an array of string literals, when the derive
+/// reads them itself (a literal `default_value(s)`, or a literal
+/// `default_value_t` it writes as text): static data, no code.
+pub(super) fn literal_texts(arg: &Arg) -> Option<TokenStream> {
+    if let Some(text) = literal_default_text(arg) {
+        return Some(quote!([#text]));
+    }
+    match &arg.default {
+        DefaultValue::Texts(texts) if texts.iter().all(is_str_literal) => {
+            Some(quote!([#(#texts),*]))
+        }
+        _ => None,
+    }
+}
+
 /// The lazily evaluated default texts, as clap would store them.
 pub(super) fn default_texts(p: &Private, arg: &Arg) -> TokenStream {
     let inner = &arg.inner;
@@ -16,14 +31,11 @@ pub(super) fn default_texts(p: &Private, arg: &Arg) -> TokenStream {
         },
         _ => quote!(#p::Cow::Owned(#p::ToString::to_string(&#value))),
     };
-    if let Some(text) = literal_default_text(arg) {
-        return quote!(#p::literal_texts(&[#text]));
+    if let Some(texts) = literal_texts(arg) {
+        return quote!(#p::literal_texts(&#texts));
     }
     match &arg.default {
         DefaultValue::None => quote!(#p::None),
-        DefaultValue::Texts(texts) if texts.iter().all(is_str_literal) => {
-            quote!(#p::literal_texts(&[#(#texts),*]))
-        }
         DefaultValue::Texts(texts) => {
             quote!(#p::Some(#p::vec![#(#p::Cow::Borrowed(#texts)),*]))
         }

@@ -5,7 +5,7 @@
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 
-use super::arg::{arity_tokens, default_texts};
+use super::arg::{arity_tokens, default_texts, literal_texts};
 use super::convert::{converter, value_type_of};
 use super::{delimiter_tokens, Private};
 use crate::model::{
@@ -22,10 +22,16 @@ pub(super) fn struct_build(p: &Private, fields: &[Field<'_>]) -> TokenStream {
 /// The body of an enum's `mcp_build(__ctx)`: the variant the call's
 /// command selects (by its index, as `mcp_augment_subcommands` numbered
 /// them), built.
+///
+/// A variant with fields is built by a method of its own (`helpers`, in an
+/// inherent impl, never inlined): one match of hundreds of arms is a single
+/// function the optimiser works on at a cost that grows faster than its
+/// size, and the CLI's crate pays that at every release build.
 pub(super) fn enum_build(
     p: &Private,
     container: &Container<'_>,
     variants: &[Variant<'_>],
+    helpers: &mut Vec<TokenStream>,
 ) -> TokenStream {
     let type_name = container.ident.to_string();
     let mut arms = Vec::new();
@@ -49,7 +55,14 @@ pub(super) fn enum_build(
             }
             VariantKind::Named(fields) => {
                 let construct = construct_fields(p, fields, quote!(Self::#vident));
-                arms.push(quote!(#p::Some(#index) => #p::Ok(#construct),));
+                let method = quote::format_ident!("__mcp_build_{}", index);
+                helpers.push(quote! {
+                    #[inline(never)]
+                    fn #method(__ctx: &mut #p::BuildCtx<'_>) -> #p::Result<Self, #p::ArgError> {
+                        #p::Ok(#construct)
+                    }
+                });
+                arms.push(quote!(#p::Some(#index) => Self::#method(__ctx),));
             }
             VariantKind::Args(ty) => {
                 arms.push(quote! {
@@ -233,11 +246,16 @@ fn build_arg(p: &Private, arg: &Arg) -> TokenStream {
 fn build_value(p: &Private, arg: &Arg) -> TokenStream {
     let name = arg.property_tokens();
     let conv = converter(p, arg);
-    let defaults = texts_fn(
-        p,
-        with_env(p, arg, default_texts(p, arg)),
-        arg.env.is_none() && !arg.default.is_some() && arg.default_ifs.is_empty(),
-    );
+    let plain = arg.env.is_none() && arg.default_ifs.is_empty();
+    let defaults = match literal_texts(arg).filter(|_| plain) {
+        // Static data: no closure (and no code) of its own per argument.
+        Some(texts) => quote!(&#p::LiteralTexts(&#texts)),
+        None => texts_fn(
+            p,
+            with_env(p, arg, default_texts(p, arg)),
+            plain && !arg.default.is_some(),
+        ),
+    };
     let missing = texts_fn(p, missing_texts(p, arg), arg.default_missing.is_none());
     let nullable = arg.value_optional;
     let span = arg.span;

@@ -215,8 +215,20 @@ fn expand_struct(p: &Private, container: &Container<'_>, fields: &[Field<'_>]) -
 fn expand_enum(p: &Private, container: &Container<'_>, variants: &[Variant<'_>]) -> TokenStream {
     let ident = container.ident;
     let (impl_generics, ty_generics, where_clause) = container.generics.split_for_impl();
-    let augment = spec::enum_augment(p, container, variants);
-    let build = build::enum_build(p, container, variants);
+    let mut helpers = Vec::new();
+    let augment = spec::enum_augment(p, container, variants, &mut helpers);
+    let build = build::enum_build(p, container, variants, &mut helpers);
+    // The variants' own functions, hidden: not the CLI's API.
+    let helpers = match helpers.is_empty() {
+        true => TokenStream::new(),
+        false => quote! {
+            #[automatically_derived]
+            #[doc(hidden)]
+            impl #impl_generics #ident #ty_generics #where_clause {
+                #(#helpers)*
+            }
+        },
+    };
     let tree = tree::for_enum(p, container, variants);
     let (tree_node, tree_check) = (tree.node, tree.check);
     let root_node = tree.root_node;
@@ -250,6 +262,8 @@ fn expand_enum(p: &Private, container: &Container<'_>, variants: &[Variant<'_>])
                 <Self as #p::McpSubcommand>::mcp_build(__ctx)
             }
         }
+
+        #helpers
 
         #root_impl
 

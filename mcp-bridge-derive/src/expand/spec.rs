@@ -56,10 +56,14 @@ fn mut_arg_tokens(p: &Private, layer: &Layer, target: &TokenStream) -> TokenStre
 
 /// The body of an enum's `mcp_augment_subcommands(__cmd)`: one command
 /// per variant (its index is the selector `mcp_build` routes on).
+///
+/// A variant with fields is described by a method of its own (`helpers`,
+/// never inlined), as in `mcp_build`.
 pub(super) fn enum_augment(
     p: &Private,
     container: &Container<'_>,
     variants: &[Variant<'_>],
+    helpers: &mut Vec<TokenStream>,
 ) -> TokenStream {
     let mut augments = Vec::new();
     for (index, variant) in variants.iter().enumerate() {
@@ -107,7 +111,15 @@ pub(super) fn enum_augment(
                     &arg_groups(fields),
                     false,
                 ));
-                augments.push(subcommand_node(p, &name, index, augment, &vlayer, &muts));
+                let node = subcommand_node(p, &name, index, augment, &vlayer, &muts);
+                let method = quote::format_ident!("__mcp_augment_{}", index);
+                helpers.push(quote! {
+                    #[inline(never)]
+                    fn #method(__cmd: &mut #p::CommandSpec) {
+                        #node
+                    }
+                });
+                augments.push(quote!(Self::#method(__cmd);));
             }
             VariantKind::Args(ty) => {
                 let groups = group_specs(

@@ -17,8 +17,31 @@ pub type DefaultTexts = Option<Vec<Cow<'static, str>>>;
 
 /// The lazily evaluated default texts of one argument. A trait object, so
 /// that the build functions are instantiated once per converter type, not
-/// once per argument.
-pub type Texts<'f> = &'f dyn Fn() -> DefaultTexts;
+/// once per argument: a closure, or [`LiteralTexts`].
+pub type Texts<'f> = &'f dyn DefaultSource;
+
+/// Where an argument's default texts come from ([`Texts`]).
+pub trait DefaultSource {
+    /// The texts, evaluated now.
+    fn texts(&self) -> DefaultTexts;
+}
+
+impl<F: Fn() -> DefaultTexts> DefaultSource for F {
+    fn texts(&self) -> DefaultTexts {
+        self()
+    }
+}
+
+/// Default texts written as literals: static data, with no code of their
+/// own in the CLI's crate.
+#[derive(Debug)]
+pub struct LiteralTexts(pub &'static [&'static str]);
+
+impl DefaultSource for LiteralTexts {
+    fn texts(&self) -> DefaultTexts {
+        Some(self.0.iter().map(|text| Cow::Borrowed(*text)).collect())
+    }
+}
 
 /// The default texts of an argument that has none.
 pub fn no_texts() -> DefaultTexts {
@@ -66,7 +89,7 @@ pub(crate) fn scalar_text(value: &Value) -> Option<String> {
 }
 
 fn first(texts: Texts<'_>) -> Option<Cow<'static, str>> {
-    texts().and_then(|texts| texts.into_iter().next())
+    texts.texts().and_then(|texts| texts.into_iter().next())
 }
 
 /// Where a single value comes from.
@@ -567,7 +590,7 @@ impl<'a> BuildCtx<'a> {
                     Problem::TooFew { min, given: 0 },
                 ));
             }
-            return match default() {
+            return match default.texts() {
                 // A default is split on the delimiter, as clap splits it.
                 Some(texts) if !texts.is_empty() => texts
                     .iter()
@@ -650,7 +673,8 @@ impl<'a> BuildCtx<'a> {
                 Some(key) => self.invalid(&format!("{name}.{key}"), &value[&key], problem),
                 None => self.invalid(name, value, problem),
             }),
-            None => default()
+            None => default
+                .texts()
                 .unwrap_or_default()
                 .iter()
                 .map(|text| {

@@ -14,7 +14,7 @@ mod properties;
 pub(crate) use properties::closest;
 pub(crate) mod relations;
 
-pub use ctx::{env_texts, no_texts, BuildCtx, DefaultTexts, Texts};
+pub use ctx::{env_texts, no_texts, BuildCtx, DefaultSource, DefaultTexts, LiteralTexts, Texts};
 pub(crate) use ctx::{is_given, scalar_text};
 
 use serde_json::{Map, Value};

@@ -61,12 +61,24 @@ struct Entry {
 /// assert_eq!(text, "--help");
 /// ```
 pub struct Registry<C> {
+    table: Table,
+    cli: PhantomData<fn() -> C>,
+}
+
+/// The tool table without the CLI's type: everything but building the
+/// typed value. Kept apart from [`Registry`] so that its code is compiled
+/// once, in this crate, and not again for every CLI type.
+pub(crate) struct Table {
     root: CommandSpec,
     outline: flatten::Outline,
     entries: Vec<Entry>,
     by_name: HashMap<String, usize>,
-    cli: PhantomData<fn() -> C>,
 }
+
+/// Builds (and drops) the typed value for the tool at an index of a
+/// [`Table`]: how the untyped code checks a call against the CLI's type.
+pub(crate) type Builds<'a> =
+    &'a dyn Fn(&Table, usize, &Map<String, Value>) -> Result<(), CallError>;
 
 impl<C> std::fmt::Debug for Registry<C> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -74,6 +86,7 @@ impl<C> std::fmt::Debug for Registry<C> {
             .field(
                 "tools",
                 &self
+                    .table
                     .entries
                     .iter()
                     .map(|e| &e.spec.name)
@@ -90,20 +103,40 @@ impl<C: McpCommand> Registry<C> {
     /// too when their tools accept them; those that cannot are skipped and
     /// logged as warnings (see [`ToolSpec::doc_examples`]).
     pub fn new() -> Result<Self, RegistryError> {
-        let mut registry = Self::from_spec(C::command_spec())?;
-        registry.check_examples()?;
-        registry.check_doc_examples();
-        examples::log(registry.tools());
-        Ok(registry)
+        let mut table = Table::from_spec(C::command_spec())?;
+        table.check_examples(&Self::builds)?;
+        table.check_doc_examples(&Self::builds);
+        examples::log(table.tools());
+        Ok(Self::from_table(table))
     }
 
+    /// [`Builds`] for `C`.
+    pub(crate) fn builds(
+        table: &Table,
+        index: usize,
+        args: &Map<String, Value>,
+    ) -> Result<(), CallError> {
+        Self::build_in(table, index, args).map(drop)
+    }
+
+    fn build_in(table: &Table, index: usize, args: &Map<String, Value>) -> Result<C, CallError> {
+        let mut built = None;
+        table.with_ctx(index, args, &mut |ctx| {
+            built = Some(C::mcp_build(ctx)?);
+            Ok(())
+        })?;
+        Ok(built.expect("built when the build did not fail"))
+    }
+}
+
+impl Table {
     /// Builds every `#[mcp(example)]` call with its tool: one the tool
     /// refuses is an error (the CLI's author wrote it for the model, so
     /// it must work).
-    pub(crate) fn check_examples(&self) -> Result<(), RegistryError> {
+    pub(crate) fn check_examples(&self, builds: Builds<'_>) -> Result<(), RegistryError> {
         for (index, entry) in self.entries.iter().enumerate() {
             for example in &entry.spec.examples {
-                if let Err(error) = self.build_at(index, example) {
+                if let Err(error) = builds(self, index, example) {
                     return Err(RegistryError::Example {
                         command: entry.spec.path.join(" "),
                         example: Value::Object(example.clone()).to_string(),
@@ -119,13 +152,13 @@ impl<C: McpCommand> Registry<C> {
     /// tool accepts joins its examples (and, when the description does not
     /// show the doc comment, its description as `Example: {...}`); one it
     /// refuses is skipped.
-    pub(crate) fn check_doc_examples(&mut self) {
+    pub(crate) fn check_doc_examples(&mut self, builds: Builds<'_>) {
         let mut built = Vec::new();
         for (index, entry) in self.entries.iter().enumerate() {
             for (at, example) in entry.spec.doc_examples.iter().enumerate() {
                 if let DocOutcome::Converted(arguments) = &example.outcome {
-                    let outcome = match self.build_at(index, arguments) {
-                        Ok(_) => DocOutcome::Accepted(arguments.clone()),
+                    let outcome = match builds(self, index, arguments) {
+                        Ok(()) => DocOutcome::Accepted(arguments.clone()),
                         Err(error) => DocOutcome::Skipped(format!("its tool refuses it: {error}")),
                     };
                     built.push((index, at, outcome));
@@ -146,11 +179,83 @@ impl<C: McpCommand> Registry<C> {
             spec.doc_examples[at].outcome = outcome;
         }
     }
+
+    /// Runs `build` on the context of a call to the tool at `index`, the
+    /// operator's fixed values joined to the call's.
+    pub(crate) fn with_ctx(
+        &self,
+        index: usize,
+        args: &Map<String, Value>,
+        build: &mut dyn FnMut(&mut crate::call::BuildCtx<'_>) -> Result<(), crate::error::ArgError>,
+    ) -> Result<(), CallError> {
+        let entry = &self.entries[index];
+        if entry.spec.pinned.is_empty() {
+            let mut ctx =
+                crate::call::prepare(&entry.spec, &entry.properties, entry.has_rules, args)?;
+            return Ok(build(&mut ctx)?);
+        }
+        // The operator's values join the call's (which may not give them).
+        crate::call::refuse_pinned(&entry.spec, args)?;
+        let mut merged = args.clone();
+        for pinned in &entry.spec.pinned {
+            merged.insert(pinned.name.clone(), pinned.value.clone());
+        }
+        // `properties` still holds the pinned names: the merged call has them.
+        let mut ctx =
+            crate::call::prepare(&entry.spec, &entry.properties, entry.has_rules, &merged)?;
+        Ok(build(&mut ctx)?)
+    }
 }
 
 impl<C> Registry<C> {
     /// Builds the table from an explicit tree (it must be `C`'s).
-    pub fn from_spec(mut root: CommandSpec) -> Result<Self, RegistryError> {
+    pub fn from_spec(root: CommandSpec) -> Result<Self, RegistryError> {
+        Table::from_spec(root).map(Self::from_table)
+    }
+
+    pub(crate) fn from_table(table: Table) -> Self {
+        Self {
+            table,
+            cli: PhantomData,
+        }
+    }
+
+    /// The table, without the CLI's type.
+    pub(crate) fn table(&self) -> &Table {
+        &self.table
+    }
+
+    /// The root command: its name, help texts, version and own arguments.
+    /// Its subcommands live on as [`tools`](Self::tools); for the whole
+    /// tree, call [`McpCommand::command_spec`].
+    pub fn root(&self) -> &CommandSpec {
+        self.table.root()
+    }
+
+    /// All tools, in the order of the command tree.
+    pub fn tools(&self) -> impl ExactSizeIterator<Item = &ToolSpec> + '_ {
+        self.table.tools()
+    }
+
+    /// The tool named `name`.
+    pub fn tool(&self, name: &str) -> Option<&ToolSpec> {
+        self.table.tool(name)
+    }
+
+    /// The number of tools.
+    pub fn len(&self) -> usize {
+        self.table.len()
+    }
+
+    /// Whether the CLI exposes no tool at all.
+    pub fn is_empty(&self) -> bool {
+        self.table.is_empty()
+    }
+}
+
+impl Table {
+    /// Builds the table from a command tree.
+    pub(crate) fn from_spec(mut root: CommandSpec) -> Result<Self, RegistryError> {
         let (specs, outline) = flatten::tools_and_outline(&root)?;
         // The tools now hold everything below the root; keeping the tree
         // too would hold the CLI's description twice in memory.
@@ -194,7 +299,6 @@ impl<C> Registry<C> {
             outline,
             entries,
             by_name,
-            cli: PhantomData,
         })
     }
 
@@ -239,7 +343,7 @@ impl<C> Registry<C> {
     }
 
     /// Keeps only the tools `keep` accepts (`--include`/`--exclude`).
-    pub(crate) fn retain(&mut self, mut keep: impl FnMut(&ToolSpec) -> bool) {
+    pub(crate) fn retain(&mut self, keep: &dyn Fn(&ToolSpec) -> bool) {
         self.entries.retain(|entry| keep(&entry.spec));
         self.by_name = self
             .entries
@@ -252,17 +356,17 @@ impl<C> Registry<C> {
     /// The root command: its name, help texts, version and own arguments.
     /// Its subcommands live on as [`tools`](Self::tools); for the whole
     /// tree, call [`McpCommand::command_spec`].
-    pub fn root(&self) -> &CommandSpec {
+    pub(crate) fn root(&self) -> &CommandSpec {
         &self.root
     }
 
     /// All tools, in the order of the command tree.
-    pub fn tools(&self) -> impl ExactSizeIterator<Item = &ToolSpec> + '_ {
+    pub(crate) fn tools(&self) -> impl ExactSizeIterator<Item = &ToolSpec> + '_ {
         self.entries.iter().map(|e| &e.spec)
     }
 
     /// The tool named `name`.
-    pub fn tool(&self, name: &str) -> Option<&ToolSpec> {
+    pub(crate) fn tool(&self, name: &str) -> Option<&ToolSpec> {
         self.position(name).map(|i| &self.entries[i].spec)
     }
 
@@ -272,12 +376,12 @@ impl<C> Registry<C> {
     }
 
     /// The number of tools.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.entries.len()
     }
 
     /// Whether the CLI exposes no tool at all.
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
 }
@@ -286,30 +390,18 @@ impl<C: McpCommand> Registry<C> {
     /// Turns a call's arguments into the CLI's typed value, as if the user
     /// had typed the command; no argv is built and clap does not run.
     pub fn build(&self, tool: &str, args: &Map<String, Value>) -> Result<C, CallError> {
-        let index = self.position(tool).ok_or_else(|| CallError::UnknownTool {
-            name: tool.to_owned(),
-        })?;
+        let index = self
+            .table
+            .position(tool)
+            .ok_or_else(|| CallError::UnknownTool {
+                name: tool.to_owned(),
+            })?;
         self.build_at(index, args)
     }
 
     /// [`build`](Self::build) for the tool at `index` in the table.
     pub(crate) fn build_at(&self, index: usize, args: &Map<String, Value>) -> Result<C, CallError> {
-        let entry = &self.entries[index];
-        if entry.spec.pinned.is_empty() {
-            let mut ctx =
-                crate::call::prepare(&entry.spec, &entry.properties, entry.has_rules, args)?;
-            return Ok(C::mcp_build(&mut ctx)?);
-        }
-        // The operator's values join the call's (which may not give them).
-        crate::call::refuse_pinned(&entry.spec, args)?;
-        let mut merged = args.clone();
-        for pinned in &entry.spec.pinned {
-            merged.insert(pinned.name.clone(), pinned.value.clone());
-        }
-        // `properties` still holds the pinned names: the merged call has them.
-        let mut ctx =
-            crate::call::prepare(&entry.spec, &entry.properties, entry.has_rules, &merged)?;
-        Ok(C::mcp_build(&mut ctx)?)
+        Self::build_in(&self.table, index, args)
     }
 }
 

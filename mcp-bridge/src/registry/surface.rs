@@ -16,7 +16,7 @@ use serde_json::{json, Map, Value};
 
 use super::flatten::{served_name, Outline};
 use super::rules::name_budget;
-use super::Registry;
+use super::Table;
 use crate::spec::{CommandSpec, ToolHints, ToolSpec};
 
 /// How the tools of a CLI are listed to clients (`mcp serve --grouped`,
@@ -139,7 +139,7 @@ pub(crate) struct Surface {
 impl Surface {
     /// The surface of `registry` in `mode` (`None` for flat, which lists
     /// the table as it is). Errors when a made tool's name is taken.
-    pub(crate) fn new<C>(registry: &Registry<C>, mode: &ToolMode) -> Result<Option<Self>, String> {
+    pub(crate) fn new(registry: &Table, mode: &ToolMode) -> Result<Option<Self>, String> {
         let tools: Vec<&ToolSpec> = registry.tools().collect();
         let root = registry.root();
         let shown = match mode {
@@ -586,11 +586,11 @@ fn group_schema(members: &[(String, usize)], own: bool) -> Map<String, Value> {
 }
 
 /// A group's description: its command's help, then one line per command.
-fn describe_group<C>(
+fn describe_group(
     group: &Group,
     tools: &[&ToolSpec],
     root: &CommandSpec,
-    registry: &Registry<C>,
+    registry: &Table,
 ) -> String {
     let context = group.path.join(" ");
     let about = match group.own {
@@ -811,7 +811,12 @@ mod tests {
     }
 
     fn surface(root: CommandSpec, mode: ToolMode) -> Result<Option<Surface>, String> {
-        Surface::new(&Registry::<()>::from_spec(root).unwrap(), &mode)
+        Surface::new(
+            crate::registry::Registry::<()>::from_spec(root)
+                .unwrap()
+                .table(),
+            &mode,
+        )
     }
 
     fn names(surface: &Surface) -> Vec<String> {

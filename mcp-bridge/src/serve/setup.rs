@@ -12,7 +12,7 @@ use tokio_util::sync::CancellationToken;
 #[cfg(unix)]
 use super::capture::StdCapture;
 use super::catalogue::rmcp_tool;
-use super::dispatch::Typed;
+use super::dispatch::{Dispatch, Typed};
 use super::exec::{CommandPolicy, Executor, Limits};
 use super::server::BridgeServer;
 use super::shared::{Session, Shared};
@@ -44,6 +44,13 @@ impl BridgeServer {
         registry: Registry<C>,
         handler: Handler<C>,
     ) -> Self {
+        Self::from_dispatch(Box::new(Typed { registry, handler }))
+    }
+
+    /// [`from_registry`](Self::from_registry) with the CLI's type erased:
+    /// compiled once, here.
+    fn from_dispatch(typed: Box<dyn Dispatch>) -> Self {
+        let registry = typed.table();
         let tools = registry.tools().map(rmcp_tool).collect();
         let policies = registry
             .tools()
@@ -62,7 +69,7 @@ impl BridgeServer {
         let info = server_info(registry.root(), tasks, prompts, values.is_some());
         Self {
             shared: Arc::new(Shared {
-                typed: Box::new(Typed { registry, handler }),
+                typed,
                 listed: RwLock::new(ListToolsResult::with_all_items(tools)),
                 surface: None,
                 values,
