@@ -510,7 +510,7 @@ impl Settings {
         if parse {
             return Routed::Parse(args);
         }
-        Routed::Matches(cmd, matches)
+        Routed::Matches(Box::new(cmd), matches)
     }
 
     /// `mcp install <client>` / `mcp uninstall <client>`. `pinned`: the
@@ -829,7 +829,7 @@ enum Routed {
     /// The CLI's own parse, on these arguments.
     Parse(Vec<OsString>),
     /// `FromArgMatches` on the matches of this command.
-    Matches(clap::Command, clap::ArgMatches),
+    Matches(Box<clap::Command>, clap::ArgMatches),
     Bridge(Box<BridgeArgs>),
 }
 

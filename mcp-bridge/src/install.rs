@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use serde_json::{Map, Value};
+use crate::ordered::{Json, Object};
 
 /// The clients whose configuration `mcp install` writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -89,28 +89,27 @@ impl Client {
     }
 
     /// The entry for a stdio server.
-    fn entry(self, server: &ServerEntry) -> Value {
-        let mut entry = Map::new();
+    fn entry(self, server: &ServerEntry) -> Json {
+        let mut entry = Object::new();
         match self {
             Client::Vscode => {
-                entry.insert("type".into(), "stdio".into());
+                entry.insert("type", "stdio");
             }
             Client::Zed => {
-                entry.insert("source".into(), "custom".into());
+                entry.insert("source", "custom");
             }
             _ => {}
         }
-        entry.insert("command".into(), server.command.clone().into());
-        entry.insert("args".into(), server.args.clone().into());
+        entry.insert("command", server.command.clone());
+        entry.insert("args", server.args.clone());
         if !server.env.is_empty() {
-            let env: Map<String, Value> = server
-                .env
-                .iter()
-                .map(|(k, v)| (k.clone(), Value::from(v.clone())))
-                .collect();
-            entry.insert("env".into(), env.into());
+            let mut env = Object::new();
+            for (key, value) in &server.env {
+                env.insert(key.clone(), value.clone());
+            }
+            entry.insert("env", env);
         }
-        Value::Object(entry)
+        Json::Object(entry)
     }
 }
 
@@ -246,11 +245,11 @@ impl Change {
 
 /// The JSON snippet of the entry, as it sits in the client's file.
 pub(crate) fn snippet(client: Client, server: &ServerEntry) -> String {
-    let mut servers = Map::new();
+    let mut servers = Object::new();
     servers.insert(server.name.clone(), client.entry(server));
-    let mut root = Map::new();
-    root.insert(client.servers_key().into(), servers.into());
-    pretty(&Value::Object(root))
+    let mut root = Object::new();
+    root.insert(client.servers_key(), servers);
+    pretty(&Json::Object(root))
 }
 
 /// Adds (or replaces) `server` in the file at `path`.
@@ -305,10 +304,10 @@ fn parse(
     path: &Path,
     text: Option<&str>,
     server: &ServerEntry,
-) -> Result<Value, String> {
+) -> Result<Json, String> {
     match text {
-        None => Ok(Value::Object(Map::new())),
-        Some(text) if text.trim().is_empty() => Ok(Value::Object(Map::new())),
+        None => Ok(Json::Object(Object::new())),
+        Some(text) if text.trim().is_empty() => Ok(Json::Object(Object::new())),
         Some(text) => parse_existing(path, text).map_err(|error| {
             format!(
                 "{error}\nNothing was changed. Fix the file, or add this entry to it by hand:\n{}",
@@ -318,8 +317,8 @@ fn parse(
     }
 }
 
-fn parse_existing(path: &Path, text: &str) -> Result<Value, String> {
-    let value: Value = serde_json::from_str(text).map_err(|error| {
+fn parse_existing(path: &Path, text: &str) -> Result<Json, String> {
+    let value: Json = serde_json::from_str(text).map_err(|error| {
         let comments = if text.contains("//") || text.contains("/*") {
             " (comments are not JSON: a file with comments is left to be edited by hand)"
         } else {
@@ -332,11 +331,11 @@ fn parse_existing(path: &Path, text: &str) -> Result<Value, String> {
             error.column()
         )
     })?;
-    if !value.is_object() {
+    if !matches!(value, Json::Object(_)) {
         return Err(format!(
             "{}: expected a JSON object at the top, found {}",
             path.display(),
-            kind(&value)
+            value.kind()
         ));
     }
     Ok(value)
@@ -346,37 +345,24 @@ fn parse_existing(path: &Path, text: &str) -> Result<Value, String> {
 fn servers_of<'v>(
     client: Client,
     path: &Path,
-    root: &'v mut Value,
-) -> Result<&'v mut Map<String, Value>, String> {
+    root: &'v mut Json,
+) -> Result<&'v mut Object, String> {
     let key = client.servers_key();
-    let Value::Object(root) = root else {
+    let Json::Object(root) = root else {
         unreachable!("checked to be an object")
     };
-    let servers = root
-        .entry(key.to_owned())
-        .or_insert_with(|| Value::Object(Map::new()));
-    let found = kind(servers);
-    servers.as_object_mut().ok_or_else(|| {
-        format!(
-            "{}: `{key}` should be a JSON object of servers, found {found}; nothing was changed",
-            path.display()
-        )
-    })
-}
-
-fn kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
+    match root.get_or_insert_with(key, || Json::Object(Object::new())) {
+        Json::Object(servers) => Ok(servers),
+        other => Err(format!(
+            "{}: `{key}` should be a JSON object of servers, found {}; nothing was changed",
+            path.display(),
+            other.kind()
+        )),
     }
 }
 
 /// Two-space indentation and a final newline, as the clients write.
-fn pretty(value: &Value) -> String {
+fn pretty(value: &Json) -> String {
     let mut text = serde_json::to_string_pretty(value).unwrap_or_default();
     text.push('\n');
     text
@@ -496,20 +482,43 @@ mod tests {
         std::fs::write(&path, before).unwrap();
         let change = install(Client::Cursor, &path, &server()).unwrap();
         assert!(!change.replaced);
-        let after: Value = serde_json::from_str(&change.after).unwrap();
-        let original: Value = serde_json::from_str(before).unwrap();
-        assert_eq!(after["theme"], original["theme"]);
-        assert_eq!(after["z"], original["z"]);
-        assert_eq!(
-            after["mcpServers"]["other"],
-            original["mcpServers"]["other"]
-        );
-        let keys: Vec<&String> = after.as_object().unwrap().keys().collect();
-        assert_eq!(keys, ["theme", "mcpServers", "z"]);
-        assert_eq!(
-            after["mcpServers"]["taskctl"]["command"],
-            "/opt/bin/taskctl"
-        );
+        // Every key where it was, the new entry last in its object.
+        let expected = r#"{
+  "theme": "dark",
+  "mcpServers": {
+    "other": {
+      "command": "x",
+      "args": [],
+      "extra": [
+        1,
+        2.5,
+        null
+      ]
+    },
+    "taskctl": {
+      "command": "/opt/bin/taskctl",
+      "args": [
+        "mcp",
+        "serve"
+      ],
+      "env": {
+        "PATH": "/usr/bin"
+      }
+    }
+  },
+  "z": true
+}
+"#;
+        assert_eq!(change.after, expected);
+        // Replaced in its place; removed without moving the others.
+        std::fs::write(&path, &change.after).unwrap();
+        let again = install(Client::Cursor, &path, &server()).unwrap();
+        assert!(again.replaced);
+        assert_eq!(again.after, expected);
+        let removed = uninstall(Client::Cursor, &path, "other").unwrap();
+        let at = |key: &str| removed.after.find(key).unwrap();
+        assert!(at("\"theme\"") < at("\"mcpServers\"") && at("\"mcpServers\"") < at("\"z\""));
+        assert!(!removed.after.contains("\"other\""));
         let _ = std::fs::remove_dir_all(dir);
     }
 

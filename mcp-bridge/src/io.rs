@@ -775,6 +775,11 @@ pub(crate) struct Structured {
 pub struct Output {
     /// The value as JSON, or why it cannot be.
     value: Result<serde_json::Value, String>,
+    /// The value as JSON text, its keys in the order its type writes them
+    /// (a `serde_json::Value` may hold them sorted): compact, and indented
+    /// unless the process serves MCP.
+    json: Option<String>,
+    pretty: Option<String>,
     type_id: TypeId,
     type_name: &'static str,
     text: Option<String>,
@@ -783,8 +788,21 @@ pub struct Output {
 impl Output {
     /// The value, shown as JSON.
     pub fn new<T: serde::Serialize + 'static>(value: T) -> Self {
+        let (json, parsed) = match serde_json::to_string(&value) {
+            Ok(json) => {
+                let parsed = serde_json::from_str(&json).map_err(|error| error.to_string());
+                (Some(json), parsed)
+            }
+            Err(error) => (None, Err(error.to_string())),
+        };
+        let pretty = match serving() || json.is_none() {
+            true => None,
+            false => serde_json::to_string_pretty(&value).ok(),
+        };
         Self {
-            value: serde_json::to_value(&value).map_err(|error| error.to_string()),
+            value: parsed,
+            json,
+            pretty,
             type_id: TypeId::of::<T>(),
             type_name: std::any::type_name::<T>(),
             text: None,
@@ -864,10 +882,14 @@ impl Report for Output {
                 return 1;
             }
         };
-        let mut text = match self.text {
-            Some(text) => text,
-            None if io.mcp => value.to_string(),
-            None => serde_json::to_string_pretty(&value).unwrap_or_else(|_| value.to_string()),
+        let mut text = match (self.text, self.json, self.pretty) {
+            (Some(text), _, _) => text,
+            (None, Some(json), _) if io.mcp => json,
+            (None, _, Some(pretty)) if !io.mcp => pretty,
+            (None, _, _) => match io.mcp {
+                true => value.to_string(),
+                false => serde_json::to_string_pretty(&value).unwrap_or_else(|_| value.to_string()),
+            },
         };
         if !text.is_empty() && !text.ends_with('\n') {
             text.push('\n');

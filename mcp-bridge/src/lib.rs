@@ -65,6 +65,7 @@ mod error;
 pub mod handler;
 mod install;
 mod io;
+mod ordered;
 mod registry;
 mod serve;
 mod server_json;

@@ -185,8 +185,10 @@ async fn a_thousand_concurrent_calls_through_nginx_to_two_stateless_replicas() {
             if message["id"] != id {
                 return Err(format!("answer for id {} instead of {id}", message["id"]));
             }
-            match message["result"]["content"][0]["text"].as_str() {
-                Some("{\"todo\":0,\"doing\":0,\"done\":0}\n") => Ok(()),
+            let text = message["result"]["content"][0]["text"].as_str();
+            let printed = text.and_then(|text| serde_json::from_str::<Value>(text).ok());
+            match printed {
+                Some(printed) if printed == json!({"todo": 0, "doing": 0, "done": 0}) => Ok(()),
                 _ => Err(format!("unexpected answer: {message}")),
             }
         });

@@ -110,7 +110,8 @@ fn grouped_with_structured_output() {
     let help = text(&help);
     assert!(help.contains(r#""limits":{"#), "{help}");
     assert!(help.contains(r#""memory":{"#), "{help}");
-    assert!(help.contains(r#"Example: {"name":"api""#), "{help}");
+    assert!(help.contains(r#"Example: {""#), "{help}");
+    assert!(help.contains(r#""name":"api""#), "{help}");
     server.assert_stdout_pure();
 }
 

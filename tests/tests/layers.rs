@@ -22,7 +22,7 @@ const LAYERS: &[&str] = &[
     "call",
     "spec",
 ];
-const LEAVES: &[&str] = &["error", "io", "handler", "trace"];
+const LEAVES: &[&str] = &["error", "io", "handler", "ordered", "trace"];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).expect("read the source folder") {

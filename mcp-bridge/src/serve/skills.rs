@@ -18,7 +18,7 @@ use rmcp::model::{
     ResourceContents, SkillFrontmatter, SkillResource, SkillResources,
 };
 use rmcp::ErrorData;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::error::RegistryError;
 
@@ -429,10 +429,14 @@ fn generate(about: &About<'_>) -> String {
         .chars()
         .take(MAX_DESCRIPTION)
         .collect();
-    let mut front = Map::new();
-    front.insert("name".into(), Value::String(name));
-    front.insert("description".into(), Value::String(description));
-    let yaml = serde_yaml_ng::to_string(&Value::Object(front)).unwrap_or_default();
+    /// The frontmatter, its fields in the order the Agent Skills
+    /// specification gives them.
+    #[derive(serde::Serialize)]
+    struct Front {
+        name: String,
+        description: String,
+    }
+    let yaml = serde_yaml_ng::to_string(&Front { name, description }).unwrap_or_default();
     let mut text = format!("---\n{yaml}---\n\n# {}\n\n", about.name);
     if let Some(long) = about.long_about.or(about.about) {
         text.push_str(long.trim());

@@ -206,6 +206,15 @@ fn ok_stdout(result: &Value) -> String {
     stdout
 }
 
+/// What a successful call printed, one line of JSON, as a value: the
+/// example builds it with `json!`, whose key order is serde_json's, not
+/// the bridge's.
+fn stdout_json(result: &Value) -> Value {
+    let stdout = ok_stdout(result);
+    assert!(stdout.ends_with('\n') && stdout.lines().count() == 1, "{stdout:?}");
+    serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{stdout:?}: {e}"))
+}
+
 fn text(result: &Value) -> &str {
     result["content"][0]["text"].as_str().expect("text content")
 }
@@ -568,7 +577,7 @@ async fn calls_change_the_task_file() {
         let r = call(&client, "taskctl_stats", json!({"db": db_arg})).await;
         // Fixed `--json` and `output = "json"`: the text as printed, and
         // the same counts as data.
-        assert_eq!(ok_stdout(&r), "{\"todo\":0,\"doing\":1,\"done\":1}\n");
+        assert_eq!(stdout_json(&r), json!({"todo": 0, "doing": 1, "done": 1}));
         assert_eq!(r["structuredContent"], json!({"todo": 0, "doing": 1, "done": 1}));
         let fixed = call(&client, "taskctl_stats", json!({"db": db_arg, "json": false})).await;
         assert_eq!(fixed["isError"], true);
@@ -850,7 +859,7 @@ async fn unknown_tool_is_a_protocol_error() {
             json!({"db": db.to_str().unwrap()}),
         )
         .await;
-        assert_eq!(ok_stdout(&r), "{\"todo\":0,\"doing\":0,\"done\":0}\n");
+        assert_eq!(stdout_json(&r), json!({"todo": 0, "doing": 0, "done": 0}));
         finish(client).await;
     })
     .await;
@@ -1496,7 +1505,7 @@ async fn search_mode_with_pinned_tools() {
         let added = call(&client, "taskctl_task_add", json!({"title": "pinned"})).await;
         assert_eq!(ok_stdout(&added), "added task #1: pinned\n");
         let counted = call(&client, "taskctl_stats", json!({})).await;
-        assert_eq!(ok_stdout(&counted), "{\"todo\":1,\"doing\":0,\"done\":0}\n");
+        assert_eq!(stdout_json(&counted), json!({"todo": 1, "doing": 0, "done": 0}));
         let refused = call(&client, "taskctl_task_add", json!({"priority": 2})).await;
         let (_, stderr, code) = outcome(&refused);
         assert_eq!(code, 2, "{refused}");
