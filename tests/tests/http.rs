@@ -88,6 +88,15 @@ async fn a_token_is_required_when_set_and_compared_exactly() {
             missing.header("www-authenticate"),
             Some(r#"Bearer realm="mcp""#)
         );
+        // Refused before its body was read: the connection is not reused,
+        // and a keep-alive request is told so.
+        let head = keep_alive_response_head(&url, INITIALIZE).await;
+        assert!(head.starts_with("HTTP/1.1 401"), "{head}");
+        assert!(
+            head.to_ascii_lowercase()
+                .contains("\r\nconnection: close\r\n"),
+            "{head}"
+        );
         for wrong in [
             "Bearer s3cret-toke",
             "Bearer s3cret-token2",
@@ -452,4 +461,28 @@ async fn a_traceparent_header_reaches_the_call_and_meta_wins_over_it() {
         }
     })
     .await;
+}
+
+/// The status line and headers of the answer to one keep-alive POST of
+/// `body` to `url` (HTTP/1.1, no `Connection` header).
+async fn keep_alive_response_head(url: &str, body: &str) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let rest = url.strip_prefix("http://").expect("an http URL");
+    let (authority, path) = rest.split_once('/').expect("a path");
+    let mut stream = tokio::net::TcpStream::connect(authority).await.unwrap();
+    let request = format!(
+        "POST /{path} HTTP/1.1\r\nHost: {authority}\r\nContent-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut head = Vec::new();
+    let mut byte = [0u8; 1];
+    while !head.ends_with(b"\r\n\r\n") && head.len() < 64 * 1024 {
+        if stream.read(&mut byte).await.unwrap() == 0 {
+            break;
+        }
+        head.push(byte[0]);
+    }
+    String::from_utf8_lossy(&head).into_owned()
 }

@@ -399,13 +399,13 @@ async fn guard(State(gate): State<Arc<Gate>>, request: Request, next: Next) -> R
                     request.extensions_mut().insert(grant.clone());
                     Some(grant)
                 }
-                Err(refusal) => return logged(&method, &path, started, refusal),
+                Err(refusal) => return logged(&method, &path, started, unread(refusal)),
             }
         }
         None => None,
     };
     let response = match refuse(&gate, given.as_deref(), opens_session).await {
-        Some(refusal) => refusal,
+        Some(refusal) => unread(refusal),
         None => next.run(request).await,
     };
     #[cfg(feature = "oauth")]
@@ -424,6 +424,17 @@ async fn guard(State(gate): State<Arc<Gate>>, request: Request, next: Next) -> R
         }
     }
     logged(&method, &path, started, response)
+}
+
+/// A refusal sent before the request's body was read: the connection is
+/// closed after it (hyper cannot reuse a connection whose request body is
+/// left unread), and `Connection: close` says so, so that a client does
+/// not send its next request on it and lose it.
+fn unread(mut response: Response) -> Response {
+    response
+        .headers_mut()
+        .insert(header::CONNECTION, HeaderValue::from_static("close"));
+    response
 }
 
 /// The request's log line.
