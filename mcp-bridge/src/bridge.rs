@@ -436,8 +436,10 @@ impl Settings {
         server.skills(&self.skills)?.tool_mode(mode)
     }
 
-    /// [`Bridge::route`] but for an isolated call, which needs the type:
-    /// what to parse (`parse`: whether the CLI has a parse of its own).
+    /// [`Bridge::route`] without the CLI's type (an isolated call, which
+    /// needs it, is routed before): the bridge's arguments, or how the
+    /// CLI's value is to be built (`parse`: whether the CLI has a parse of
+    /// its own).
     fn route(&self, cli: &dyn CliType, parse: bool, args: Vec<OsString>) -> Routed {
         let bin = bin_name(&args);
         let name = self.command_name.as_str();

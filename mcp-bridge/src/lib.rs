@@ -173,7 +173,7 @@ pub mod __private {
     /// `Display` of an integer or `bool` literal): one function for all,
     /// so each argument's default costs a call, not code of its own.
     pub fn literal_texts(texts: &'static [&'static str]) -> crate::DefaultTexts {
-        Some(texts.iter().map(|text| Cow::Borrowed(*text)).collect())
+        crate::DefaultSource::texts(&LiteralTexts(texts))
     }
 
     /// `default_values = EXPR`: the texts clap's `Arg::default_values`
