@@ -6,7 +6,8 @@ use super::name::{joined_byte_back, joined_len, ToolName};
 use super::report::CheckReport;
 use super::walk::{Prop, Table, ToolKeys, KEY_LAYERS, NO_PARENT};
 use crate::registry::rules::{
-    is_exposed, is_runnable, offers, renames_farther, valid_segment, RENAME_SEPARATOR,
+    hash_step, is_exposed, is_runnable, offers, renames_farther, valid_segment, HASH_START,
+    RENAME_SEPARATOR,
 };
 use crate::spec::tree::{ArgsNode, Item, SubNode};
 
@@ -238,31 +239,49 @@ const fn finish<const C: usize, const P: usize>(
         }
     }
 
-    // Two tools with one name.
+    // Two tools with one name. Only tools whose names have one key can
+    // be named alike: each tool is compared with those before it in its
+    // run of equal keys, not with every tool before it (which took the
+    // compiler's evaluator seconds on a CLI of a few hundred commands),
+    // and is reported, in the order of the commands, against the first
+    // of its name.
+    let keys = name_keys(t, &names, &tool);
+    let sorted = sort_by_key(&keys, n);
+    let mut first_alike: [Option<usize>; C] = [None; C];
+    let mut at = 0;
+    while at < n {
+        let j = sorted[at];
+        let mut k = at;
+        while tool[j] && k > 0 && keys[sorted[k - 1]] == keys[j] {
+            k -= 1;
+        }
+        while tool[j] && k < at {
+            let i = sorted[k];
+            if tool[i] && same_tool_name(t, &names, i, j) {
+                first_alike[j] = Some(i);
+                break;
+            }
+            k += 1;
+        }
+        at += 1;
+    }
     let mut j = 0;
     while j < n {
-        if tool[j] {
-            let mut i = 0;
-            while i < j {
-                if tool[i] && same_tool_name(t, &names, i, j) {
-                    let mut msg = Msg::new();
-                    msg.push("two tools are named `");
-                    push_tool_name(&mut msg, t, j);
-                    msg.push("`: ");
-                    push_command(&mut msg, t, i);
-                    msg.push(" and ");
-                    push_command(&mut msg, t, j);
-                    if names[i].shortened || names[j].shortened {
-                        msg.push(" (a name longer than ");
-                        msg.push_number(t.budget());
-                        msg.push(" characters is shortened to its end and a hash)");
-                    }
-                    msg.push("; give one of them another name with `#[mcp(name = \"...\")]`");
-                    report.add(t.cmds[j].site, KIND_TOOL, i, j, msg);
-                    break;
-                }
-                i += 1;
+        if let Some(i) = first_alike[j] {
+            let mut msg = Msg::new();
+            msg.push("two tools are named `");
+            push_tool_name(&mut msg, t, j);
+            msg.push("`: ");
+            push_command(&mut msg, t, i);
+            msg.push(" and ");
+            push_command(&mut msg, t, j);
+            if names[i].shortened || names[j].shortened {
+                msg.push(" (a name longer than ");
+                msg.push_number(t.budget());
+                msg.push(" characters is shortened to its end and a hash)");
             }
+            msg.push("; give one of them another name with `#[mcp(name = \"...\")]`");
+            report.add(t.cmds[j].site, KIND_TOOL, i, j, msg);
         }
         j += 1;
     }
@@ -499,6 +518,106 @@ impl<const C: usize, const P: usize> Groups<C, P> {
         }
         count
     }
+}
+
+/// A key of each tool's name as [`same_tool_name`] compares it: two tools
+/// it finds alike have equal keys (the length and a hash of the bytes it
+/// compares, and whether the name is given where the root is unknown).
+const fn name_keys<const C: usize, const P: usize>(
+    t: &Table<C, P>,
+    names: &[ToolName; C],
+    tool: &[bool; C],
+) -> [u64; C] {
+    let mut keys = [0u64; C];
+    let mut c = 0;
+    while c < t.nc {
+        if tool[c] {
+            let mut hash = HASH_START;
+            let mut len = 0;
+            let mut given = 0u64;
+            if t.root_known {
+                len = names[c].len;
+                let mut p = 0;
+                while p < len {
+                    hash = hash_step(hash, names[c].byte(t, c, p));
+                    p += 1;
+                }
+            } else if let Some(name) = t.cmds[c].mcp_name {
+                given = 1;
+                len = name.len();
+                let mut p = 0;
+                while p < len {
+                    hash = hash_step(hash, name.as_bytes()[p]);
+                    p += 1;
+                }
+            } else if c != 0 {
+                // `path_eq` below the host, read from the end.
+                len = joined_len(t, c, 0);
+                let mut k = 0;
+                while k < len {
+                    hash = hash_step(hash, joined_byte_back(t, c, 0, k));
+                    k += 1;
+                }
+            }
+            keys[c] = (given << 63) | ((len as u64) << 32) | hash as u64;
+        }
+        c += 1;
+    }
+    keys
+}
+
+/// The indices `0..n` ordered by `keys`, then by index (a heap sort: the
+/// compiler's evaluator runs it, so it has to be `O(n log n)`).
+pub(super) const fn sort_by_key<const C: usize>(keys: &[u64; C], n: usize) -> [usize; C] {
+    let mut order = [0usize; C];
+    let mut i = 0;
+    while i < n {
+        order[i] = i;
+        i += 1;
+    }
+    let mut start = n / 2;
+    while start > 0 {
+        start -= 1;
+        sift_down(keys, &mut order, start, n);
+    }
+    let mut end = n;
+    while end > 1 {
+        end -= 1;
+        let top = order[0];
+        order[0] = order[end];
+        order[end] = top;
+        sift_down(keys, &mut order, 0, end);
+    }
+    order
+}
+
+const fn sift_down<const C: usize>(
+    keys: &[u64; C],
+    order: &mut [usize; C],
+    mut at: usize,
+    end: usize,
+) {
+    loop {
+        let mut child = 2 * at + 1;
+        if child >= end {
+            return;
+        }
+        if child + 1 < end && before(keys, order[child], order[child + 1]) {
+            child += 1;
+        }
+        if !before(keys, order[at], order[child]) {
+            return;
+        }
+        let swap = order[at];
+        order[at] = order[child];
+        order[child] = swap;
+        at = child;
+    }
+}
+
+/// Whether `a` sorts before `b`: by key, then by index.
+const fn before<const C: usize>(keys: &[u64; C], a: usize, b: usize) -> bool {
+    keys[a] < keys[b] || (keys[a] == keys[b] && a < b)
 }
 
 const fn same_tool_name<const C: usize, const P: usize>(

@@ -215,3 +215,74 @@ fn the_roots_own_name_standing_for_an_empty_prefix_is_held_to_the_budget() {
         "{message}"
     );
 }
+
+#[test]
+fn duplicates_among_many_tools_are_each_reported_against_the_first() {
+    // 40 commands `c0`..`c39`, where `c37` is named like `c3`, and
+    // `c20` and `c30` like `c10`: each later one is reported against
+    // the first of its name, at its own site, as a scan of every pair
+    // would.
+    let names: Vec<&'static str> = (0..40)
+        .map(|i| match i {
+            37 => "c3",
+            20 | 30 => "c10",
+            _ => &*Box::leak(format!("c{i}").into_boxed_str()),
+        })
+        .collect();
+    let variants: Vec<VariantNode> = names
+        .iter()
+        .enumerate()
+        .map(|(i, name)| variant(name, i as u32, VariantKind::Unit))
+        .collect();
+    let sub: &'static SubNode = Box::leak(Box::new(SubNode {
+        checked: true,
+        origin: "`E`",
+        layer: Layer::NONE,
+        variants: Box::leak(variants.into_boxed_slice()),
+    }));
+    let expected = [(20, "`… c10`"), (30, "`… c10`"), (37, "`… c3`")];
+    let relative = check_sub::<41, 0>(sub);
+    let root_known = check_args::<42, 0>(
+        &ArgsNode {
+            checked: true,
+            origin: "`Cli`",
+            root_name: Some("app"),
+            root_site: 99,
+            layer: Layer::NONE,
+            items: Box::leak(Box::new([Item::Subcommand {
+                site: SELF_SITE,
+                node: sub,
+                optional: false,
+            }])),
+        },
+        true,
+    );
+    for (report, root) in [(&relative, "…"), (&root_known, "app")] {
+        let found: Vec<(u32, String)> = (0..8)
+            .map_while(|k| {
+                report
+                    .message(k)
+                    .map(|m| (report.problems[k].site, m.to_owned()))
+            })
+            .collect();
+        assert_eq!(found.len(), expected.len(), "{found:#?}");
+        for ((site, message), (want_site, command)) in found.iter().zip(expected) {
+            assert_eq!(*site, want_site);
+            let command = command.replace('…', root);
+            assert!(
+                message.contains(&format!("(command {command}) and `V` (command {command})")),
+                "{message}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_key_order_is_a_total_order_by_key_then_index() {
+    let keys = [5u64, 1, 5, 0, 1, 9, 5, 0];
+    let order = super::check::sort_by_key(&keys, keys.len());
+    assert_eq!(order, [3, 7, 1, 4, 0, 2, 6, 5]);
+    // Only the first `n` are ordered; the rest stay zero.
+    let order = super::check::sort_by_key(&keys, 3);
+    assert_eq!(order, [1, 0, 2, 0, 0, 0, 0, 0]);
+}
