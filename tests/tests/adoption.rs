@@ -1076,6 +1076,11 @@ fn corners_build_what_clap_parses_and_say_it_in_the_schema() {
         read["properties"]["stdin"]["description"],
         "Read the standard input as well"
     );
+    // ... and a struct's own, on its argument.
+    assert_eq!(
+        read["properties"]["input"]["description"],
+        "More inputs, one flag each"
+    );
     // l: ignore_case with a constant list gives the value as given.
     same::<Corners>(
         "corners_list",

@@ -50,7 +50,7 @@ fn mut_arg_tokens(p: &Private, layer: &Layer, target: &TokenStream) -> TokenStre
     let calls = layer
         .mut_args
         .iter()
-        .map(|(id, f)| quote!(#p::mut_arg(&mut #target, #id, #f);));
+        .map(|(id, f)| quote!(#p::mut_arg(&mut *#target, #id, #f);));
     quote!(#(#calls)*)
 }
 
@@ -84,7 +84,6 @@ pub(super) fn enum_augment(
             }
             VariantKind::Unit => {
                 augments.push(subcommand_node(
-                    p,
                     &name,
                     index,
                     TokenStream::new(),
@@ -94,16 +93,15 @@ pub(super) fn enum_augment(
             }
             VariantKind::External(_) => {
                 augments.push(subcommand_node(
-                    p,
                     &name,
                     index,
-                    quote!(#p::external_subcommand(&mut __sub);),
+                    quote!(#p::external_subcommand(__sub);),
                     &vlayer,
                     &muts,
                 ));
             }
             VariantKind::Named(fields) => {
-                let mut augment = augment_fields(p, fields, quote!((&mut __sub)));
+                let mut augment = augment_fields(p, fields, quote!(__sub));
                 augment.extend(group_specs(
                     p,
                     &quote!(__sub),
@@ -111,7 +109,7 @@ pub(super) fn enum_augment(
                     &arg_groups(fields),
                     false,
                 ));
-                let node = subcommand_node(p, &name, index, augment, &vlayer, &muts);
+                let node = subcommand_node(&name, index, augment, &vlayer, &muts);
                 let method = quote::format_ident!("__mcp_augment_{}", index);
                 helpers.push(quote! {
                     #[inline(never)]
@@ -130,17 +128,17 @@ pub(super) fn enum_augment(
                     false,
                 );
                 let augment = quote! {
-                    #p::ArgsOf::<#ty>::mcp_augment(&mut __sub);
+                    #p::ArgsOf::<#ty>::mcp_augment(__sub);
                     #groups
                 };
-                augments.push(subcommand_node(p, &name, index, augment, &vlayer, &muts));
+                augments.push(subcommand_node(&name, index, augment, &vlayer, &muts));
             }
             VariantKind::Subcommand(ty) => {
                 let augment = quote! {
                     __sub.subcommand_required = true;
-                    <#ty as #p::McpSubcommand>::mcp_augment_subcommands(&mut __sub);
+                    <#ty as #p::McpSubcommand>::mcp_augment_subcommands(__sub);
                 };
-                augments.push(subcommand_node(p, &name, index, augment, &vlayer, &muts));
+                augments.push(subcommand_node(&name, index, augment, &vlayer, &muts));
             }
         }
     }
@@ -163,20 +161,19 @@ fn arg_groups(fields: &[Field<'_>]) -> Vec<(String, Vec<String>)> {
 }
 
 fn subcommand_node(
-    p: &Private,
     name: &TokenStream,
     index: u32,
     augment: TokenStream,
     layer: &TokenStream,
     muts: &TokenStream,
 ) -> TokenStream {
+    // Added to the parent first and described in place: no command of
+    // the caller's own to move, or to drop if a step panics.
     quote! {{
-        let mut __sub = #p::CommandSpec::new(#name);
-        __sub.route_step(#index);
+        let __sub = __cmd.push_subcommand(#name, #index);
         #augment
         #muts
         __sub.apply(&#layer);
-        __cmd.subcommands.push(__sub);
     }}
 }
 
@@ -322,8 +319,12 @@ fn augment_fields(p: &Private, fields: &[Field<'_>], cmd: TokenStream) -> TokenS
         // Help and version flags are no property of any tool.
         FieldKind::Arg(arg) if arg.action == Action::Info => TokenStream::new(),
         FieldKind::Arg(arg) => {
-            let spec = param_spec(p, arg);
-            quote!(#cmd.params.push(#spec);)
+            let (data, steps) = param_spec(p, arg);
+            if steps.is_empty() {
+                quote!(#cmd.push_param(#data);)
+            } else {
+                quote!(#cmd.params.push(#p::ParamSpec::from_data(#data)#steps);)
+            }
         }
         FieldKind::Flatten { inner, .. } => quote!(#p::ArgsOf::<#inner>::mcp_augment(&mut *#cmd);),
         FieldKind::Subcommand { inner, optional } => {
@@ -338,7 +339,10 @@ fn augment_fields(p: &Private, fields: &[Field<'_>], cmd: TokenStream) -> TokenS
     quote!(#(#parts)*)
 }
 
-fn param_spec(p: &Private, arg: &Arg) -> TokenStream {
+/// The arguments of `ParamSpec::from_data` for `arg` (static data, then
+/// what is known at run time), and the builder steps that follow it, if
+/// any.
+fn param_spec(p: &Private, arg: &Arg) -> (TokenStream, TokenStream) {
     let id = &arg.id;
     let value_type = match (arg.action, &arg.value) {
         (Action::SetTrue | Action::SetFalse, _) if arg.direct_is_unit() => {
@@ -493,8 +497,7 @@ fn param_spec(p: &Private, arg: &Arg) -> TokenStream {
         let arity = arity_tokens(p, arg);
         quote!(.arity(#arity))
     });
-    quote! {
-        #p::ParamSpec::from_data(
+    let data = quote! {
             &#p::ParamData {
                 id: #id,
                 positional: #positional,
@@ -522,8 +525,8 @@ fn param_spec(p: &Private, arg: &Arg) -> TokenStream {
             #description,
             #computed_defaults,
             #delimiter,
-        )#arity_after #last #(#default_ifs)*
-    }
+    };
+    (data, quote!(#arity_after #last #(#default_ifs)*))
 }
 
 /// A string literal (static data), as opposed to an expression evaluated

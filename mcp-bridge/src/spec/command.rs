@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use super::{ParamSpec, ValueType};
+use super::{ParamData, ParamSpec, ValueType};
 
 /// One command of the CLI as clap would build it: its name, help texts,
 /// arguments and subcommands.
@@ -374,6 +374,43 @@ impl CommandSpec {
                 .multiple(None)
                 .description(Some("Its arguments, each a word of its command line")),
         );
+    }
+
+    /// Adds the command `name`, the variant `index` of the enum that
+    /// declares it, as the last subcommand, and returns it to be described.
+    ///
+    /// What the derive calls for each variant: one call, not inlined, in
+    /// place of a command built in the caller and moved in (the code of
+    /// every CLI's crate, compiled for each of its commands).
+    #[doc(hidden)]
+    #[inline(never)]
+    pub fn push_subcommand(&mut self, name: &str, index: u32) -> &mut CommandSpec {
+        let mut sub = CommandSpec::new(name);
+        sub.route_step(index);
+        self.subcommands.push(sub);
+        self.subcommands.last_mut().expect("just pushed")
+    }
+
+    /// Adds an argument built from its static data and what is known only
+    /// at run time (see [`ParamSpec::from_data`]): one call per argument in
+    /// the derive's code.
+    #[doc(hidden)]
+    #[inline(never)]
+    pub fn push_param(
+        &mut self,
+        data: &ParamData,
+        value_type: ValueType,
+        description: Option<&str>,
+        computed_defaults: Option<Vec<std::borrow::Cow<'static, str>>>,
+        delimiter: Option<char>,
+    ) {
+        self.params.push(ParamSpec::from_data(
+            data,
+            value_type,
+            description,
+            computed_defaults,
+            delimiter,
+        ));
     }
 
     /// Adds a step to the route from the parent: this command is the

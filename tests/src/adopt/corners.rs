@@ -49,6 +49,7 @@ pub const ORDERS: [&str; 3] = ["TOP", "new", "Old"];
 
 /// Input options, flattened into a command with a positional `input`.
 #[derive(Args, McpTool, Debug, PartialEq)]
+#[command(mut_arg("inputs", |arg| arg.help("More inputs, one flag each")))]
 pub struct InputOpts {
     /// More inputs, by flag
     #[arg(long = "input")]
