@@ -742,7 +742,11 @@ impl Settings {
                     Err(error) => fail(&error),
                 },
                 #[cfg(not(feature = "http"))]
-                Some(_) => fail(&"this binary was built without mcp-bridge's `http` feature"),
+                Some(_) => fail(
+                    &"`mcp serve --http` needs mcp-bridge's `http` feature, which this binary \
+                      was built without: add `features = [\"http\"]` to the CLI's mcp-bridge \
+                      dependency (stdio, `mcp serve`, needs no feature)",
+                ),
                 None => serve_stdio(server, self.grace, &serve_line).await,
             },
             _ => unreachable!("clap requires a subcommand"),
