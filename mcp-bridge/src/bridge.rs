@@ -324,15 +324,10 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
                 let panics = reply.as_ref().map(Reply::for_panic);
                 match telling_panics(panics, || run_cli(&self.handler, cli, reply)) {
                     Ok(code) => code,
-                    Err((call, reply)) => on_runtime(|runtime| {
-                        let panics = reply.as_ref().map(Reply::for_panic);
-                        telling_panics(panics, || ended(runtime.block_on(call), reply))
-                    }),
+                    Err((call, reply)) => run_async_call(call, reply),
                 }
             }
-            Route::Bridge(args) => {
-                on_runtime(|runtime| runtime.block_on(self.settings.run_bridge(&self, *args)))
-            }
+            Route::Bridge(args) => self.settings.serve_blocking(&self, *args),
         }
     }
 
@@ -656,6 +651,12 @@ impl Settings {
         }
     }
 
+    /// `mcp ...` from a synchronous `main`, on a runtime made for it.
+    #[inline(never)]
+    fn serve_blocking(&self, cli: &dyn CliType, args: BridgeArgs) -> ExitCode {
+        on_runtime(|runtime| runtime.block_on(self.run_bridge(cli, args)))
+    }
+
     /// `mcp ...`: the future is made here, once, whatever the CLI's type
     /// (boxed, so that the server's code is not compiled again with it).
     fn run_bridge<'a>(
@@ -837,6 +838,17 @@ enum Routed {
     /// `FromArgMatches` on the matches of this command.
     Matches(Box<clap::Command>, clap::ArgMatches),
     Bridge(Box<BridgeArgs>),
+}
+
+/// An async handler's call, from a synchronous `main`: run on a runtime
+/// made for it. Not generic, so that tokio's runtime is not compiled again
+/// in every CLI's crate.
+#[inline(never)]
+fn run_async_call(call: crate::handler::BoxedCall, reply: Option<Reply>) -> ExitCode {
+    on_runtime(|runtime| {
+        let panics = reply.as_ref().map(Reply::for_panic);
+        telling_panics(panics, || ended(runtime.block_on(call), reply))
+    })
 }
 
 /// Runs `run` on a runtime made for it; blocked reads of stdin do not keep
