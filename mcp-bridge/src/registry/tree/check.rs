@@ -251,17 +251,8 @@ const fn finish<const C: usize, const P: usize>(
     let mut at = 0;
     while at < n {
         let j = sorted[at];
-        let mut k = at;
-        while tool[j] && k > 0 && keys[sorted[k - 1]] == keys[j] {
-            k -= 1;
-        }
-        while tool[j] && k < at {
-            let i = sorted[k];
-            if tool[i] && same_tool_name(t, &names, i, j) {
-                first_alike[j] = Some(i);
-                break;
-            }
-            k += 1;
+        if tool[j] {
+            first_alike[j] = first_named_alike(t, &names, &tool, &keys, &sorted, at);
         }
         at += 1;
     }
@@ -564,6 +555,31 @@ const fn name_keys<const C: usize, const P: usize>(
         c += 1;
     }
     keys
+}
+
+/// The first tool before `sorted[at]` in its run of equal keys (so the
+/// first in command order) whose name is the same.
+const fn first_named_alike<const C: usize, const P: usize>(
+    t: &Table<C, P>,
+    names: &[ToolName; C],
+    tool: &[bool; C],
+    keys: &[u64; C],
+    sorted: &[usize; C],
+    at: usize,
+) -> Option<usize> {
+    let j = sorted[at];
+    let mut k = at;
+    while k > 0 && keys[sorted[k - 1]] == keys[j] {
+        k -= 1;
+    }
+    while k < at {
+        let i = sorted[k];
+        if tool[i] && same_tool_name(t, names, i, j) {
+            return Some(i);
+        }
+        k += 1;
+    }
+    None
 }
 
 /// The indices `0..n` ordered by `keys`, then by index (a heap sort: the
