@@ -1650,11 +1650,28 @@ fn log_filter(setting: Option<&str>) -> tracing_subscriber::filter::Targets {
     }
 }
 
+/// The server's log: `filter`'s events written to `writer`, and a call's
+/// events sent to its client when the client asked for them.
+fn log_subscriber(
+    filter: tracing_subscriber::filter::Targets,
+    writer: tracing_subscriber::fmt::writer::BoxMakeWriter,
+) -> impl tracing::Subscriber + Send + Sync {
+    use tracing_subscriber::layer::SubscriberExt;
+    use tracing_subscriber::Layer;
+
+    tracing_subscriber::registry()
+        .with(
+            tracing_subscriber::fmt::layer()
+                .with_ansi(false)
+                .with_writer(writer)
+                .with_filter(filter),
+        )
+        .with(crate::serve::logs::client_logs())
+}
+
 fn init_logging(log: Option<std::fs::File>) {
     let filter = log_filter(std::env::var("MCP_BRIDGE_LOG").ok().as_deref());
-    use tracing_subscriber::layer::SubscriberExt;
     use tracing_subscriber::util::SubscriberInitExt;
-    use tracing_subscriber::Layer;
 
     // The log goes to the stderr the server started with, never into a
     // call's captured output; a call's events also go to its client when
@@ -1665,15 +1682,12 @@ fn init_logging(log: Option<std::fs::File>) {
         }
         None => tracing_subscriber::fmt::writer::BoxMakeWriter::new(std::io::stderr),
     };
-    let _ = tracing_subscriber::registry()
-        .with(
-            tracing_subscriber::fmt::layer()
-                .with_ansi(false)
-                .with_writer(writer)
-                .with_filter(filter),
-        )
-        .with(crate::serve::logs::client_logs())
-        .try_init();
+    let installed = log_subscriber(filter, writer).try_init();
+    // Both the subscriber and the logger of `log` records are the bridge's
+    // (an error: the program had one of them already).
+    if installed.is_ok() {
+        crate::serve::logs::log_records_are_ours();
+    }
 }
 
 fn fail(error: &dyn std::fmt::Display) -> ExitCode {
@@ -1709,5 +1723,20 @@ mod tests {
         assert!(bad.would_enable("mcp_bridge", &Level::INFO));
         assert!(!bad.would_enable("mcp_bridge", &Level::DEBUG));
         assert!(log_filter(Some("  ")).would_enable("mcp_bridge", &Level::INFO));
+    }
+
+    #[test]
+    fn the_server_log_enables_no_level_beyond_its_filter_until_a_client_asks_for_logs() {
+        use tracing::level_filters::LevelFilter;
+        use tracing::Subscriber;
+        // The most verbose level enabled anywhere becomes the `log`
+        // facade's: a `trace!` of mio's, made on every call, is then
+        // dropped where it is made. (No test of this binary asks for
+        // client logs.)
+        let writer = || tracing_subscriber::fmt::writer::BoxMakeWriter::new(std::io::sink);
+        let default = super::log_subscriber(log_filter(None), writer());
+        assert_eq!(default.max_level_hint(), Some(LevelFilter::INFO));
+        let debug = super::log_subscriber(log_filter(Some("warn,rmcp=debug")), writer());
+        assert_eq!(debug.max_level_hint(), Some(LevelFilter::DEBUG));
     }
 }

@@ -122,6 +122,10 @@ enum Server {
     RmcpStdio,
     /// Hand-written rmcp with `rmcp::transport::stdio_pipes()`.
     RmcpPipes,
+    /// `floor`: one thread that parses each line with serde_json and
+    /// writes an answer computed in advance; the floor of server CPU per
+    /// call.
+    Floor,
 }
 
 impl Server {
@@ -131,6 +135,7 @@ impl Server {
             Server::BridgeIsolated => "mcp-bridge isolated",
             Server::RmcpStdio => "rmcp stdio()",
             Server::RmcpPipes => "rmcp stdio_pipes()",
+            Server::Floor => "floor (serde_json)",
         }
     }
 }
@@ -543,6 +548,18 @@ fn main() -> ExitCode {
             env: None,
             prefix,
         });
+        targets.push(Target {
+            server: Server::Floor,
+            tools,
+            bin: bin("floor"),
+            args: if tools == 1 {
+                &["1", "narrow_"]
+            } else {
+                &["300", "wide_"]
+            },
+            env: None,
+            prefix,
+        });
     }
     print_machine(&plan, &targets);
     let started = Instant::now();
@@ -624,7 +641,7 @@ fn main() -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// `cargo build --release -p bench-bins`: the four servers; returns the release dir.
+/// `cargo build --release -p bench-bins`: the servers; returns the release dir.
 fn build_servers() -> PathBuf {
     let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     eprintln!("building the servers: cargo build --release -p bench-bins");
@@ -642,6 +659,8 @@ fn build_servers() -> PathBuf {
             "wide",
             "--bin",
             "wide_rmcp",
+            "--bin",
+            "floor",
         ])
         .current_dir(&workspace)
         .status()
@@ -804,6 +823,24 @@ fn report(
                 ratio(90.0),
                 ratio(99.0),
                 cold[ours].0.median() / cold[theirs].0.median(),
+            );
+        }
+    }
+    let cpu_per_call = |at: usize| {
+        let (before, after) = &usage[at];
+        after.cpu_ticks.saturating_sub(before.cpu_ticks) as f64
+    };
+    println!(
+        "\nserver CPU per call against the floor (one thread, serde_json, answers computed \
+         in advance; target for mcp-bridge ≤ 2)"
+    );
+    for tools in [1, 300] {
+        let floor = cpu_per_call(find(Server::Floor, tools)).max(1.0);
+        for server in [Server::Bridge, Server::RmcpStdio, Server::RmcpPipes] {
+            println!(
+                "  {:<34} {:>8.2}",
+                format!("{tools} tool{}, {}", plural(tools), server.label()),
+                cpu_per_call(find(server, tools)) / floor
             );
         }
     }

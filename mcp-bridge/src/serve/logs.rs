@@ -22,6 +22,7 @@ use serde_json::Value;
 use std::sync::atomic::{AtomicBool, Ordering};
 use tracing::field::{Field, Visit};
 
+use tracing::level_filters::LevelFilter;
 use tracing::subscriber::Interest;
 use tracing::{Level, Metadata, Subscriber};
 use tracing_subscriber::filter::Filtered;
@@ -129,11 +130,28 @@ pub(crate) struct ClientLogs;
 /// every callsite, so tracing costs what it cost without it.
 static ASKED: AtomicBool = AtomicBool::new(false);
 
+/// Whether the `log` facade's records reach tracing through the bridge's
+/// own logger (installed with the server's log): only then does the
+/// bridge change the facade's level.
+static OWN_LOG_RECORDS: AtomicBool = AtomicBool::new(false);
+
+/// Says that the server's log installed the logger that passes `log`
+/// records on to tracing.
+pub(crate) fn log_records_are_ours() {
+    OWN_LOG_RECORDS.store(true, Ordering::SeqCst);
+}
+
 /// Turns the layer on (a client sent `logging/setLevel`, or a request
 /// named its log level).
 pub(crate) fn asked() {
     if !ASKED.swap(true, Ordering::SeqCst) {
         tracing::callsite::rebuild_interest_cache();
+        // The facade's level was set from the server's log alone (the
+        // layer's hint was "nothing"): records of every level may now go
+        // to a call's client.
+        if OWN_LOG_RECORDS.load(Ordering::SeqCst) {
+            log::set_max_level(log::LevelFilter::Trace);
+        }
     }
 }
 
@@ -144,6 +162,17 @@ pub(crate) struct ForCalls;
 impl<S> Filter<S> for ForCalls {
     fn enabled(&self, metadata: &Metadata<'_>, _: &Context<'_, S>) -> bool {
         metadata.is_event() && current().is_some_and(|log| log.wants(mcp_level(metadata.level())))
+    }
+
+    /// Nothing until a client asks: the most verbose level the server
+    /// enables is then its own log's, and below it a `log` record (mio
+    /// writes two on every call read by a call thread) is dropped where it
+    /// is made, not built and offered to each layer.
+    fn max_level_hint(&self) -> Option<LevelFilter> {
+        match ASKED.load(Ordering::SeqCst) {
+            true => None,
+            false => Some(LevelFilter::OFF),
+        }
     }
 
     fn callsite_enabled(&self, metadata: &'static Metadata<'static>) -> Interest {

@@ -24,6 +24,8 @@
 //! server's one worker does.
 
 mod framing;
+#[cfg(unix)]
+mod loan;
 mod stdio;
 
 pub(crate) use stdio::guarded_stdio;
@@ -61,6 +63,10 @@ pub(crate) struct Replier {
     writer: Arc<Mutex<Writer>>,
     in_flight: Arc<std::sync::Mutex<HashSet<RequestId>>>,
     runtime: tokio::runtime::Handle,
+    /// The input's loan: a call's thread that leads the input takes it
+    /// back before its answer is written.
+    #[cfg(unix)]
+    loan: Arc<loan::Loan>,
 }
 
 impl Replier {
@@ -72,6 +78,8 @@ impl Replier {
         let Some(line) = self.answer_line(id, result) else {
             return;
         };
+        #[cfg(unix)]
+        self.loan.return_early();
         let writer = Arc::clone(&self.writer);
         match tokio::runtime::Handle::try_current() {
             Ok(_) => {
@@ -214,7 +222,10 @@ impl LineTransport {
         let watch = mio::Poll::new()?;
         let registry = watch.registry().try_clone()?;
         let waker = mio::Waker::new(&registry, MORE_READ)?;
-        let fd = std::os::fd::AsRawFd::as_raw_fd(&input);
+        let loan = Arc::new(loan::Loan::new(
+            std::os::fd::AsRawFd::as_raw_fd(&input),
+            registry,
+        ));
         Ok(Self::with(writer, |framing| Source::Threads {
             inbox,
             reader: std::sync::Mutex::new(Some(InputReader {
@@ -225,12 +236,10 @@ impl LineTransport {
                     end: 0,
                     framing,
                 }),
-                away: std::sync::Mutex::new(None),
-                fd,
+                loan,
                 to_loop,
                 early: None,
                 watch: std::sync::Mutex::new(watch),
-                registry,
                 waker,
             })),
         }))
@@ -280,11 +289,12 @@ impl LineTransport {
             Source::Stream { .. } => None,
             #[cfg(unix)]
             Source::Threads { reader, .. } => {
-                reader.lock().ok()?.as_ref()?;
+                let loan = Arc::clone(&reader.lock().ok()?.as_ref()?.loan);
                 Some(Arc::new(Replier {
                     writer: Arc::clone(&self.writer),
                     in_flight: Arc::clone(&self.in_flight),
                     runtime: tokio::runtime::Handle::try_current().ok()?,
+                    loan,
                 }))
             }
         }
@@ -347,10 +357,8 @@ const READ_CHUNK: usize = 8 * 1024;
 #[cfg(unix)]
 const STAND_BY: std::time::Duration = std::time::Duration::from_secs(10);
 
-/// The input's token in the watch of the thread standing by.
-#[cfg(unix)]
-const INPUT: mio::Token = mio::Token(0);
-/// The waker's: the read that brought a call brought more, already read.
+/// The waker's token in the watch of the thread standing by (the input's
+/// is `loan`'s): the read that brought a call brought more, already read.
 #[cfg(unix)]
 const MORE_READ: mio::Token = mio::Token(1);
 
@@ -359,18 +367,16 @@ const MORE_READ: mio::Token = mio::Token(1);
 /// ([`Lead`](super::pool::Lead)).
 pub(crate) struct InputReader {
     /// Taken by the leading thread only (the lead passes on through
-    /// `away`).
+    /// `loan`).
     state: std::sync::Mutex<ReaderState>,
-    /// While the leading thread runs a call it read: that thread. Whoever
-    /// takes the input over leads next.
-    away: std::sync::Mutex<Option<std::thread::ThreadId>>,
-    fd: std::os::fd::RawFd,
+    /// Lent while the leading thread runs a call it read; whoever takes
+    /// the input over leads next.
+    loan: Arc<loan::Loan>,
     to_loop: tokio::sync::mpsc::UnboundedSender<Inbound>,
     early: Option<Arc<dyn EarlyCalls>>,
     /// Where the thread standing by waits for the input while it is lent
-    /// (registered there only then).
+    /// (registered there only then, by `loan`).
     watch: std::sync::Mutex<mio::Poll>,
-    registry: mio::Registry,
     /// Wakes the thread standing by when bytes read already wait in the
     /// buffer (the input's readiness, edge triggered, never tells of
     /// them).
@@ -389,36 +395,6 @@ struct ReaderState {
 
 #[cfg(unix)]
 impl InputReader {
-    /// Lets the thread standing by wake when the input has something to
-    /// read (edge triggered: what is already there wakes it at once).
-    fn lend(&self) -> std::io::Result<()> {
-        self.registry.register(
-            &mut mio::unix::SourceFd(&self.fd),
-            INPUT,
-            mio::Interest::READABLE,
-        )
-    }
-
-    fn unlend(&self) {
-        let _ = self.registry.deregister(&mut mio::unix::SourceFd(&self.fd));
-    }
-
-    /// Ends the input's loan (when `mine`, only one this thread made):
-    /// whether this thread leads now.
-    fn settle(&self, mine: bool) -> bool {
-        let settled = {
-            let mut away = self.away.lock().unwrap_or_else(|e| e.into_inner());
-            match *away {
-                Some(by) if !mine || by == std::thread::current().id() => away.take().is_some(),
-                _ => false,
-            }
-        };
-        if settled {
-            self.unlend();
-        }
-        settled
-    }
-
     /// What the reading thread does with `message`: the task of a call it
     /// runs itself, or `None` once the message is handed on (or, a
     /// cancellation of such a call, acted on); `Err` when the session is
@@ -446,7 +422,7 @@ impl InputReader {
 #[cfg(unix)]
 impl super::pool::Lead for InputReader {
     fn reclaim(&self) -> bool {
-        self.settle(true)
+        self.loan.reclaim()
     }
 
     fn stand_by(&self) -> bool {
@@ -466,7 +442,7 @@ impl super::pool::Lead for InputReader {
         }
         // Something came while the input was lent: take it over, unless
         // its leader came back first.
-        self.settle(false)
+        self.loan.take_over()
     }
 
     fn lead(&self) -> Option<super::pool::Task> {
@@ -516,9 +492,7 @@ impl InputReader {
     /// call it read; when `more` was read with the call, the thread
     /// standing by takes the input over at once.
     fn lend_while(&self, more: bool) {
-        // Set before the input is watched: the thread standing by takes it.
-        *self.away.lock().unwrap_or_else(|e| e.into_inner()) = Some(std::thread::current().id());
-        if let Err(error) = self.lend() {
+        if let Err(error) = self.loan.lend() {
             // Only the bytes read already can be taken over now; what
             // comes later waits for this call.
             tracing::error!(%error, "cannot watch the input");
