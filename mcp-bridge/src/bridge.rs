@@ -482,7 +482,11 @@ impl Settings {
                     true => bridge_command(&bin, name),
                     false => bridge_stand_in(),
                 };
-                cmd = cmd.subcommand(bridge.name(name.to_owned()).hide(self.hide_command));
+                cmd = cmd.subcommand(
+                    bridge
+                        .name(crate::spec::clap_args::static_text(name))
+                        .hide(self.hide_command),
+                );
             }
             match cmd.try_get_matches_from_mut(&args) {
                 Ok(matches) if bridged && !full && matches.subcommand_name() == Some(name) => {

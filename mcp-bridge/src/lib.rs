@@ -92,6 +92,18 @@ pub use serve::{BridgeServer, CallOutcome, Skill};
 pub use trace::{trace_context, TraceContext};
 pub use traits::{McpArgs, McpCommand, McpSubcommand};
 
+/// `__private::tri!` (see there).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __mcp_bridge_tri {
+    ($result:expr) => {
+        match $result {
+            ::core::result::Result::Ok(value) => value,
+            ::core::result::Result::Err(error) => return ::core::result::Result::Err(error),
+        }
+    };
+}
+
 /// What generated code uses; not a public API.
 #[doc(hidden)]
 pub mod __private {
@@ -114,6 +126,12 @@ pub mod __private {
     pub use std::result::Result::{self, Err, Ok};
     pub use std::string::{String, ToString};
     pub use std::vec;
+
+    /// `?` for the generated `mcp_build`s, which return the error they
+    /// get as it is: a plain `match`, not the `Try` and `From` calls `?`
+    /// expands to, so each argument of each command gives the compiler
+    /// less to work through (serde's derive does the same).
+    pub use crate::__mcp_bridge_tri as tri;
 
     /// The converters, and the probe that picks one by type.
     pub mod convert {

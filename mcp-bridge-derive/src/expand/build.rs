@@ -42,7 +42,7 @@ pub(super) fn enum_build(
             VariantKind::NotATool => continue,
             VariantKind::Flatten(ty) | VariantKind::Subcommand(ty) => {
                 arms.push(quote! {
-                    #p::Some(#index) => #p::Ok(Self::#vident(<#ty as #p::McpSubcommand>::mcp_build(__ctx)?)),
+                    #p::Some(#index) => #p::Ok(Self::#vident(#p::tri!(<#ty as #p::McpSubcommand>::mcp_build(__ctx)))),
                 });
             }
             VariantKind::Unit => {
@@ -50,7 +50,7 @@ pub(super) fn enum_build(
             }
             VariantKind::External(item) => {
                 arms.push(quote! {
-                    #p::Some(#index) => #p::Ok(Self::#vident(__ctx.external_words::<#item>()?)),
+                    #p::Some(#index) => #p::Ok(Self::#vident(#p::tri!(__ctx.external_words::<#item>()))),
                 });
             }
             VariantKind::Named(fields) => {
@@ -66,7 +66,7 @@ pub(super) fn enum_build(
             }
             VariantKind::Args(ty) => {
                 arms.push(quote! {
-                    #p::Some(#index) => #p::Ok(Self::#vident(#p::ArgsOf::<#ty>::mcp_build(__ctx)?)),
+                    #p::Some(#index) => #p::Ok(Self::#vident(#p::tri!(#p::ArgsOf::<#ty>::mcp_build(__ctx)))),
                 });
             }
         }
@@ -105,13 +105,13 @@ fn construct_fields(p: &Private, fields: &[Field<'_>], path: TokenStream) -> Tok
             FieldKind::Flatten {
                 inner,
                 optional: false,
-            } => quote!(#p::ArgsOf::<#inner>::mcp_build(__ctx)?),
+            } => quote!(#p::tri!(#p::ArgsOf::<#inner>::mcp_build(__ctx))),
             FieldKind::Flatten {
                 inner,
                 optional: true,
             } => quote! {
                 match #p::ArgsOf::<#inner>::mcp_given(__ctx) {
-                    true => #p::Some(#p::ArgsOf::<#inner>::mcp_build(__ctx)?),
+                    true => #p::Some(#p::tri!(#p::ArgsOf::<#inner>::mcp_build(__ctx))),
                     false => #p::None,
                 }
             },
@@ -119,13 +119,13 @@ fn construct_fields(p: &Private, fields: &[Field<'_>], path: TokenStream) -> Tok
                 inner,
                 optional: false,
             } => {
-                quote!(<#inner as #p::McpSubcommand>::mcp_build(__ctx)?)
+                quote!(#p::tri!(<#inner as #p::McpSubcommand>::mcp_build(__ctx)))
             }
             FieldKind::Subcommand {
                 inner,
                 optional: true,
             } => {
-                quote!(<#inner as #p::McpSubcommand>::mcp_build_optional(__ctx)?)
+                quote!(#p::tri!(<#inner as #p::McpSubcommand>::mcp_build_optional(__ctx)))
             }
             FieldKind::Skip(Some(expr)) => quote!(::core::convert::Into::<#ty>::into(#expr)),
             FieldKind::Skip(None) => quote!(<#ty as ::core::default::Default>::default()),
@@ -153,15 +153,15 @@ fn build_from_global(p: &Private, arg: &Arg) -> TokenStream {
     let span = arg.span;
     let ctx = ctx();
     match arg.shape {
-        Shape::Vec => quote_spanned!(span=> #ctx.global_many(#id, #conv)?),
+        Shape::Vec => quote_spanned!(span=> #p::tri!(#ctx.global_many(#id, #conv))),
         Shape::OptionVec => quote_spanned! {span=>
-            #p::Some(#ctx.global_many(#id, #conv)?).filter(|__v| !__v.is_empty())
+            #p::Some(#p::tri!(#ctx.global_many(#id, #conv))).filter(|__v| !__v.is_empty())
         },
-        Shape::Option => quote_spanned!(span=> #ctx.global_optional(#id, #conv)?),
+        Shape::Option => quote_spanned!(span=> #p::tri!(#ctx.global_optional(#id, #conv))),
         Shape::OptionOption => {
-            quote_spanned!(span=> #ctx.global_optional(#id, #conv)?.map(#p::Some))
+            quote_spanned!(span=> #p::tri!(#ctx.global_optional(#id, #conv)).map(#p::Some))
         }
-        Shape::Bool | Shape::Other => quote_spanned!(span=> #ctx.global_one(#id, #conv)?),
+        Shape::Bool | Shape::Other => quote_spanned!(span=> #p::tri!(#ctx.global_one(#id, #conv))),
     }
 }
 
@@ -237,7 +237,7 @@ fn build_arg(p: &Private, arg: &Arg) -> TokenStream {
             __ctx.reading_env(#p::Some(#env));
             let __value = (|| #p::Ok::<_, #p::ArgError>(#value))();
             __ctx.reading_env(#p::None);
-            __value?
+            #p::tri!(__value)
         }},
         _ => value,
     }
@@ -275,25 +275,27 @@ fn build_value(p: &Private, arg: &Arg) -> TokenStream {
             if arg.default.is_some() || !arg.default_ifs.is_empty() =>
         {
             let sets = arg.action == Action::SetTrue;
-            quote_spanned!(span=> #ctx.flag_default(#name, #sets, #defaults, #conv)?)
+            quote_spanned!(span=> #p::tri!(#ctx.flag_default(#name, #sets, #defaults, #conv)))
         }
         (Action::SetTrue | Action::SetFalse, _, _) => {
             let sets = arg.action == Action::SetTrue;
             match &arg.env {
-                Some(env) => quote_spanned!(span=> #ctx.flag_env(#name, #sets, #env, #conv)?),
-                None => quote!(#ctx.flag(#name, #sets)?),
+                Some(env) => {
+                    quote_spanned!(span=> #p::tri!(#ctx.flag_env(#name, #sets, #env, #conv)))
+                }
+                None => quote!(#p::tri!(#ctx.flag(#name, #sets))),
             }
         }
         (Action::Count, _, _) if arg.default.is_some() || !arg.default_ifs.is_empty() => {
             quote_spanned! {span=>
-                ::core::convert::From::from(#ctx.count_default(#name, #defaults, #p::convert::Integer::<u8>::new())?)
+                ::core::convert::From::from(#p::tri!(#ctx.count_default(#name, #defaults, #p::convert::Integer::<u8>::new())))
             }
         }
         (Action::Count, _, _) => match &arg.env {
             Some(env) => quote_spanned! {span=>
-                ::core::convert::From::from(#ctx.count_env(#name, #env, #p::convert::Integer::<u8>::new())?)
+                ::core::convert::From::from(#p::tri!(#ctx.count_env(#name, #env, #p::convert::Integer::<u8>::new())))
             },
-            None => quote!(::core::convert::From::from(#ctx.count(#name)?)),
+            None => quote!(::core::convert::From::from(#p::tri!(#ctx.count(#name)))),
         },
         (Action::Info, _, _) => unreachable!("help and version flags are built directly"),
         (
@@ -306,40 +308,40 @@ fn build_value(p: &Private, arg: &Arg) -> TokenStream {
             },
         ) => {
             let values = value_type_of(p, *value_builtin, value);
-            quote_spanned!(span=> #ctx.pairs(#name, #defaults, #p::convert::KeyValue::new(#conv, #values))?)
+            quote_spanned!(span=> #p::tri!(#ctx.pairs(#name, #defaults, #p::convert::KeyValue::new(#conv, #values))))
         }
         (_, Shape::Option, ValueKind::Map { .. }) => {
-            quote_spanned!(span=> #ctx.optional_map(#name, #conv)?)
+            quote_spanned!(span=> #p::tri!(#ctx.optional_map(#name, #conv)))
         }
         (_, _, ValueKind::Map { .. }) => {
             let required = arg.required;
-            quote_spanned!(span=> #ctx.map(#name, #required, #conv)?)
+            quote_spanned!(span=> #p::tri!(#ctx.map(#name, #required, #conv)))
         }
         (_, Shape::Vec, _) => {
-            quote_spanned!(span=> #ctx.many(#name, #defaults, #min, #delimiter, #arity, #conv)?)
+            quote_spanned!(span=> #p::tri!(#ctx.many(#name, #defaults, #min, #delimiter, #arity, #conv)))
         }
         (_, Shape::OptionVec, _) => {
-            quote_spanned!(span=> #ctx.optional_many(#name, #defaults, #min, #delimiter, #arity, #conv)?)
+            quote_spanned!(span=> #p::tri!(#ctx.optional_many(#name, #defaults, #min, #delimiter, #arity, #conv)))
         }
         // clap refuses a missing `Option<T>` marked `required = true`
         // (unless a conflicting argument is given).
         (_, Shape::Option, _) if arg.required && !arg.default.is_some() => {
-            quote_spanned!(span=> #ctx.required_optional(#name, #defaults, #missing, #conv)?)
+            quote_spanned!(span=> #p::tri!(#ctx.required_optional(#name, #defaults, #missing, #conv)))
         }
         (_, Shape::Option, _) if nullable => {
-            quote_spanned!(span=> #ctx.optional(#name, #defaults, #p::Some(#missing), #conv)?)
+            quote_spanned!(span=> #p::tri!(#ctx.optional(#name, #defaults, #p::Some(#missing), #conv)))
         }
         (_, Shape::Option, _) => {
-            quote_spanned!(span=> #ctx.optional(#name, #defaults, #p::None, #conv)?)
+            quote_spanned!(span=> #p::tri!(#ctx.optional(#name, #defaults, #p::None, #conv)))
         }
         (_, Shape::OptionOption, _) if arg.required => {
-            quote_spanned!(span=> #p::Some(#ctx.optional_value(#name, #missing, #conv)?.ok_or_else(|| #ctx.missing_property(#name))?))
+            quote_spanned!(span=> #p::Some(#p::tri!(#p::tri!(#ctx.optional_value(#name, #missing, #conv)).ok_or_else(|| #ctx.missing_property(#name)))))
         }
         (_, Shape::OptionOption, _) => {
-            quote_spanned!(span=> #ctx.optional_value(#name, #missing, #conv)?)
+            quote_spanned!(span=> #p::tri!(#ctx.optional_value(#name, #missing, #conv)))
         }
         (_, Shape::Bool | Shape::Other, _) => {
-            quote_spanned!(span=> #ctx.one(#name, #defaults, #missing, #conv)?)
+            quote_spanned!(span=> #p::tri!(#ctx.one(#name, #defaults, #missing, #conv)))
         }
     }
 }

@@ -9,6 +9,24 @@ use clap::ArgAction;
 
 use super::{Arity, CommandSpec, GroupSpec, ParamAction, ParamSpec, ValueType};
 
+/// `text` for a clap builder that keeps only `'static` text: clap takes
+/// owned text only with its `string` feature, which would change the
+/// code clap's derive generates in every adopter's crate (a third more
+/// compile time on a 300-command CLI), so the few names the bridge makes
+/// at run time are kept for the process's life instead, each text once.
+pub(crate) fn static_text(text: &str) -> &'static str {
+    static KEPT: std::sync::Mutex<Vec<&'static str>> = std::sync::Mutex::new(Vec::new());
+    let mut kept = KEPT.lock().unwrap_or_else(|e| e.into_inner());
+    match kept.iter().find(|kept| **kept == text) {
+        Some(kept) => kept,
+        None => {
+            let leaked: &'static str = Box::leak(text.into());
+            kept.push(leaked);
+            leaked
+        }
+    }
+}
+
 /// Adds to `cmd` the parameters, and the groups, of what `clap` (a
 /// command `augment_args` added the struct's arguments to) declares.
 pub(crate) fn augment(cmd: &mut CommandSpec, clap: clap::Command, stand_ins: &[String]) {
@@ -212,15 +230,15 @@ pub(crate) fn mut_arg(cmd: &mut CommandSpec, id: &str, f: impl FnOnce(clap::Arg)
     let Some(param) = cmd.params.iter_mut().find(|p| p.id == id) else {
         return;
     };
-    let mut before = clap::Arg::new(id.to_owned())
+    let mut before = clap::Arg::new(static_text(id))
         .hide(param.hidden)
         .required(param.required)
-        .default_values(param.default_text.clone());
+        .default_values(param.default_text.iter().map(|text| static_text(text)));
     if let Some(help) = &param.help {
         before = before.help(help.clone());
     }
     if let Some(env) = &param.env {
-        before = before.env(env.clone());
+        before = before.env(static_text(env));
     }
     let after = f(before);
     let help = after
@@ -264,11 +282,11 @@ pub(crate) fn standalone<T: clap::Args + 'static>(name: &str) -> (clap::Command,
         .map(|(_, ids)| ids.clone())
         .unwrap_or_default();
     loop {
-        let mut cmd = T::augment_args(clap::Command::new(name.to_owned()));
+        let mut cmd = T::augment_args(clap::Command::new(static_text(name)));
         for id in &stand_ins {
             cmd = cmd.arg(
-                clap::Arg::new(id.clone())
-                    .long(format!("mcp-bridge-stand-in-{id}"))
+                clap::Arg::new(static_text(id))
+                    .long(static_text(&format!("mcp-bridge-stand-in-{id}")))
                     .action(ArgAction::SetTrue)
                     .hide(true),
             );
