@@ -762,9 +762,14 @@ fn report(
         "  {:<30} {:>12} {:>16} {:>8}",
         "server", "CPU µs/call", "switches/call", "threads"
     );
+    // CPU ticks over the timed calls (every server but the isolated one
+    // gets the same number of them).
+    let cpu_ticks =
+        |(before, after): &(Usage, Usage)| after.cpu_ticks.saturating_sub(before.cpu_ticks) as f64;
     let calls = plan.timed_calls() as f64;
-    for (target, (before, after)) in targets.iter().zip(usage) {
-        let ticks = after.cpu_ticks.saturating_sub(before.cpu_ticks) as f64;
+    for (target, used) in targets.iter().zip(usage) {
+        let (before, after) = used;
+        let ticks = cpu_ticks(used);
         let switches = after.switches.saturating_sub(before.switches) as f64;
         println!(
             "  {:<30} {:>12.1} {:>16.2} {:>8}",
@@ -826,21 +831,17 @@ fn report(
             );
         }
     }
-    let cpu_per_call = |at: usize| {
-        let (before, after) = &usage[at];
-        after.cpu_ticks.saturating_sub(before.cpu_ticks) as f64
-    };
     println!(
         "\nserver CPU per call against the floor (one thread, serde_json, answers computed \
          in advance; target for mcp-bridge ≤ 2)"
     );
     for tools in [1, 300] {
-        let floor = cpu_per_call(find(Server::Floor, tools)).max(1.0);
+        let floor = cpu_ticks(&usage[find(Server::Floor, tools)]).max(1.0);
         for server in [Server::Bridge, Server::RmcpStdio, Server::RmcpPipes] {
             println!(
                 "  {:<34} {:>8.2}",
                 format!("{tools} tool{}, {}", plural(tools), server.label()),
-                cpu_per_call(find(server, tools)) / floor
+                cpu_ticks(&usage[find(server, tools)]) / floor
             );
         }
     }
