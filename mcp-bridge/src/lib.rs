@@ -44,6 +44,24 @@
 //! }
 //! ```
 //!
+//! Features: stdio needs none. `http` serves over Streamable HTTP too
+//! (`mcp serve --http`: axum and hyper); `oauth` (with `http`) checks
+//! OAuth 2.1 access tokens; `yaml` reads YAML, for `#[mcp(output =
+//! "yaml")]` and `Skill::new` (an author's `SKILL.md`). Without `yaml`,
+//! asking for YAML output is a compile error that names the feature:
+//!
+#![cfg_attr(feature = "yaml", doc = "```no_run")]
+#![cfg_attr(not(feature = "yaml"), doc = "```compile_fail,E0277")]
+//! # use clap::Parser;
+//! # use mcp_bridge::McpTool;
+//! #[derive(Parser, McpTool)]
+//! #[mcp(output = "yaml")]
+//! struct Show {
+//!     name: String,
+//! }
+//! # fn main() {}
+//! ```
+//!
 //! Data flows one way, and so do the imports, down this list:
 //!
 //! | module | step |
@@ -132,6 +150,24 @@ pub mod __private {
     /// expands to, so each argument of each command gives the compiler
     /// less to work through (serde's derive does the same).
     pub use crate::__mcp_bridge_tri as tri;
+
+    /// `#[mcp(output = "yaml")]`, spanned at the `"yaml"`: reading YAML
+    /// is the `yaml` feature's, and without it the derive's code does not
+    /// compile, saying which feature to turn on.
+    #[diagnostic::on_unimplemented(
+        message = "`#[mcp(output = \"yaml\")]` needs mcp-bridge's `yaml` feature",
+        label = "YAML output is read with the `yaml` feature",
+        note = "turn it on in Cargo.toml: `mcp-bridge = {{ version = \"0.1\", features = [\"yaml\"] }}`"
+    )]
+    pub trait YamlOutput {
+        /// The format, where the feature is on.
+        const FORMAT: OutputFormat;
+    }
+
+    #[cfg(feature = "yaml")]
+    impl YamlOutput for () {
+        const FORMAT: OutputFormat = OutputFormat::Yaml;
+    }
 
     /// The converters, and the probe that picks one by type.
     pub mod convert {

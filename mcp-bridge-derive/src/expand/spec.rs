@@ -253,13 +253,16 @@ fn layer_tokens(p: &Private, layer: &Layer) -> TokenStream {
         fields.push(quote!(mcp_max_name_len: #p::Some(#max)));
     }
     if let Some(output) = &mcp.output {
-        let variant = match output.value.as_str() {
-            "json" => quote!(Json),
-            "yaml" => quote!(Yaml),
-            "table" => quote!(Table),
-            _ => quote!(Lines),
+        let format = match output.value.as_str() {
+            "json" => quote!(#p::OutputFormat::Json),
+            // Spanned at the `"yaml"`: without the runtime's `yaml`
+            // feature the trait is not implemented, and its message
+            // names the feature there.
+            "yaml" => quote::quote_spanned!(output.span=> <() as #p::YamlOutput>::FORMAT),
+            "table" => quote!(#p::OutputFormat::Table),
+            _ => quote!(#p::OutputFormat::Lines),
         };
-        fields.push(quote!(mcp_output: #p::Some(#p::OutputFormat::#variant)));
+        fields.push(quote!(mcp_output: #p::Some(#format)));
     }
     if let Some(ty) = &mcp.returns {
         // Spanned at the type: a type that is not `Serialize + JsonSchema`

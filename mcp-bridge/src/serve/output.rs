@@ -15,8 +15,15 @@ pub(crate) fn structured(format: OutputFormat, stdout: &str) -> Result<Map<Strin
         OutputFormat::Json => {
             serde_json::from_str::<Value>(stdout).map_err(|error| format!("not JSON: {error}"))?
         }
+        #[cfg(feature = "yaml")]
         OutputFormat::Yaml => serde_yaml_ng::from_str::<Value>(stdout)
             .map_err(|error| format!("not YAML: {error}"))?,
+        // The derive refuses `output = "yaml"` without the feature; a
+        // spec written by hand may still name it.
+        #[cfg(not(feature = "yaml"))]
+        OutputFormat::Yaml => {
+            return Err("YAML output is read with mcp-bridge's `yaml` feature, which is off".into())
+        }
         OutputFormat::Lines => {
             let lines = stdout
                 .lines()
@@ -152,14 +159,28 @@ mod tests {
             json!({"items": [1, 2]})
         );
         assert_eq!(parsed(OutputFormat::Json, "3"), json!({"value": 3}));
+        assert!(structured(OutputFormat::Json, "done: 3")
+            .unwrap_err()
+            .starts_with("not JSON"));
+    }
+
+    #[test]
+    #[cfg(feature = "yaml")]
+    fn yaml_documents() {
         assert_eq!(
             parsed(OutputFormat::Yaml, "name: x\ntags:\n  - a\n  - b\n"),
             json!({"name": "x", "tags": ["a", "b"]})
         );
-        assert!(structured(OutputFormat::Json, "done: 3")
+        assert!(structured(OutputFormat::Yaml, "a: [")
             .unwrap_err()
-            .starts_with("not JSON"));
-        assert!(structured(OutputFormat::Yaml, "a: [").is_err());
+            .starts_with("not YAML"));
+    }
+
+    #[test]
+    #[cfg(not(feature = "yaml"))]
+    fn yaml_without_the_feature_names_it() {
+        let problem = structured(OutputFormat::Yaml, "name: x\n").unwrap_err();
+        assert!(problem.contains("`yaml` feature"), "{problem}");
     }
 
     #[test]

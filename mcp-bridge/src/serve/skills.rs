@@ -6,9 +6,11 @@
 //! skill has a folder of files.
 //!
 //! A skill is read once, when the server is made: its frontmatter (YAML
-//! between `---` lines) must name it (1-64 lower-case letters, digits and
-//! single hyphens) and describe it (1-1024 characters); the file's paths
-//! must stay within the skill. What is wrong stops the start, saying so.
+//! between `---` lines, read with the `yaml` feature) must name it (1-64
+//! lower-case letters, digits and single hyphens) and describe it (1-1024
+//! characters); the file's paths must stay within the skill. What is
+//! wrong stops the start, saying so. A generated skill needs no YAML
+//! reader: its frontmatter is written from the values it holds.
 
 use std::borrow::Cow;
 use std::collections::BTreeSet;
@@ -45,6 +47,7 @@ pub struct Skill {
 #[derive(Debug, Clone)]
 enum Source {
     /// The author's `SKILL.md`.
+    #[cfg(feature = "yaml")]
     Written(Cow<'static, str>),
     /// Made from the CLI's help and its tools' examples.
     Generated,
@@ -53,7 +56,9 @@ enum Source {
 impl Skill {
     /// A skill from the text of its `SKILL.md` (e.g.
     /// `include_str!("../SKILL.md")`): YAML frontmatter with `name` and
-    /// `description`, then the instructions.
+    /// `description`, then the instructions. Needs the `yaml` feature
+    /// (the frontmatter is YAML); [`Skill::generated`] does not.
+    #[cfg(feature = "yaml")]
     pub fn new(skill_md: impl Into<Cow<'static, str>>) -> Self {
         Self {
             source: Source::Written(skill_md.into()),
@@ -112,11 +117,15 @@ impl Skills {
         let mut served = Vec::new();
         let mut names = BTreeSet::new();
         for skill in skills {
-            let text = match &skill.source {
-                Source::Written(text) => text.clone(),
-                Source::Generated => Cow::Owned(generate(&about())),
+            let (text, (name, frontmatter)) = match &skill.source {
+                #[cfg(feature = "yaml")]
+                Source::Written(text) => (text.clone(), frontmatter(text).map_err(skill_error)?),
+                Source::Generated => {
+                    let (text, name, description) = generate(&about());
+                    let front = checked_front(name, description).map_err(skill_error)?;
+                    (Cow::Owned(text), front)
+                }
             };
-            let (name, frontmatter) = frontmatter(&text).map_err(skill_error)?;
             if !names.insert(name.clone()) {
                 return Err(skill_error(format!("two skills are named `{name}`")));
             }
@@ -327,6 +336,7 @@ fn checked_path(path: &str) -> Result<&str, String> {
 }
 
 /// The name and frontmatter of a `SKILL.md`.
+#[cfg(feature = "yaml")]
 fn frontmatter(text: &str) -> Result<(String, SkillFrontmatter), String> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let yaml = frontmatter_text(text)
@@ -343,19 +353,26 @@ fn frontmatter(text: &str) -> Result<(String, SkillFrontmatter), String> {
     };
     let name = text_field("name")?;
     let description = text_field("description")?;
+    let (name, mut front) = checked_front(name, description)?;
+    front.extra = fields;
+    Ok((name, front))
+}
+
+/// A skill's name and description, checked against the Agent Skills
+/// rules.
+fn checked_front(name: String, description: String) -> Result<(String, SkillFrontmatter), String> {
     check_name(&name)?;
     if description.chars().count() > MAX_DESCRIPTION {
         return Err(format!(
             "the skill `{name}`'s description is over {MAX_DESCRIPTION} characters"
         ));
     }
-    let mut front = SkillFrontmatter::new(name.clone(), description);
-    front.extra = fields;
-    Ok((name, front))
+    Ok((name.clone(), SkillFrontmatter::new(name, description)))
 }
 
 /// The YAML between a first line `---` and the next line `---` (either
 /// may end in spaces; CRLF lines too).
+#[cfg(feature = "yaml")]
 fn frontmatter_text(text: &str) -> Option<&str> {
     let mut lines = text.split_inclusive('\n');
     let first = lines.next()?;
@@ -413,8 +430,9 @@ fn skill_name(cli: &str) -> String {
     }
 }
 
-/// A `SKILL.md` made from the CLI's help and its tools' examples.
-fn generate(about: &About<'_>) -> String {
+/// A `SKILL.md` made from the CLI's help and its tools' examples, with
+/// the name and description its frontmatter gives.
+fn generate(about: &About<'_>) -> (String, String, String) {
     let name = skill_name(about.name);
     let summary = about
         .about
@@ -429,15 +447,16 @@ fn generate(about: &About<'_>) -> String {
         .chars()
         .take(MAX_DESCRIPTION)
         .collect();
-    /// The frontmatter, its fields in the order the Agent Skills
-    /// specification gives them.
-    #[derive(serde::Serialize)]
-    struct Front {
-        name: String,
-        description: String,
-    }
-    let yaml = serde_yaml_ng::to_string(&Front { name, description }).unwrap_or_default();
-    let mut text = format!("---\n{yaml}---\n\n# {}\n\n", about.name);
+    // The fields in the order the Agent Skills specification gives
+    // them, each a JSON string: YAML reads JSON, and a JSON string holds
+    // any text on one line.
+    let quoted = |text: &str| Value::from(text).to_string();
+    let mut text = format!(
+        "---\nname: {}\ndescription: {}\n---\n\n# {}\n\n",
+        quoted(&name),
+        quoted(&description),
+        about.name
+    );
     if let Some(long) = about.long_about.or(about.about) {
         text.push_str(long.trim());
         text.push_str("\n\n");
@@ -454,7 +473,7 @@ fn generate(about: &About<'_>) -> String {
         "\nEach tool's `--help` is the resource `help://<tool>`; a failed call says what \
          was wrong, as the command line would.\n",
     );
-    text
+    (text, name, description)
 }
 
 #[cfg(test)]
@@ -475,6 +494,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "yaml")]
     fn a_written_skill_is_served_with_its_files_and_digests() {
         let skill = Skill::new("---\nname: pdf-tools\ndescription: Work with PDFs\nlicense: MIT\nmetadata:\n  team: docs\n---\nBody\n")
             .file("references/forms.md", "Forms\n")
@@ -515,6 +535,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "yaml")]
     fn what_is_wrong_with_a_skill_is_said() {
         let cases = [
             ("no frontmatter", "# Title\n", "begins with its frontmatter"),
@@ -581,5 +602,26 @@ mod tests {
         );
         assert_eq!(skill_name("--My Tool_2--"), "my-tool-2");
         assert_eq!(skill_name("日本"), "cli");
+    }
+
+    /// The generated frontmatter, read back as YAML, gives what was
+    /// served, whatever the about text holds (quotes, a colon, `#`,
+    /// a line break).
+    #[test]
+    #[cfg(feature = "yaml")]
+    fn a_generated_frontmatter_is_the_yaml_of_what_is_served() {
+        let about = || About {
+            about: Some("Say \"hi\": # twice\n  then 'bye' \\ ok"),
+            ..about()
+        };
+        let skills = Skills::read(&[Skill::generated()], &about).unwrap();
+        let skill = &skills.skills[0];
+        let (name, front) = frontmatter(&skill.files[0].1).unwrap();
+        assert_eq!(name, "taskctl");
+        assert_eq!(front.description, skill.entry.frontmatter.description);
+        assert!(front
+            .description
+            .starts_with("Say \"hi\": # twice\n  then 'bye' \\ ok"));
+        assert!(front.extra.is_empty());
     }
 }
