@@ -27,10 +27,10 @@
 use std::sync::Arc;
 
 use rmcp::model::{
-    ElicitRequest, ElicitRequestParams, ElicitResult, ElicitationAction, ElicitationSchema,
-    InputRequest,
+    ClientResult, ElicitRequest, ElicitRequestParams, ElicitResult, ElicitationAction,
+    ElicitationSchema, InputRequest, ServerRequest,
 };
-use rmcp::service::RequestContext;
+use rmcp::service::{RequestContext, ServiceError};
 use rmcp::{Peer, RoleServer};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
@@ -225,7 +225,7 @@ impl Way {
             Way::Request { peer, turn } => {
                 // The call's questions take turns: one open at a time.
                 let _turn = turn.lock().await;
-                match peer.create_elicitation(form(question)).await {
+                match elicit(&peer, form(question)).await {
                     Ok(result) => answered(question, &result),
                     Err(error) => Err(Unanswered::new(
                         question,
@@ -236,6 +236,21 @@ impl Way {
                 }
             }
         }
+    }
+}
+
+/// `elicitation/create`, sent as the peer sends any request: rmcp's own
+/// `create_elicitation` is behind its `elicitation` feature, which brings
+/// a URL parser and its Unicode tables (about twenty crates of every
+/// adopter's build) for what this server never reads.
+async fn elicit(
+    peer: &Peer<RoleServer>,
+    params: ElicitRequestParams,
+) -> Result<ElicitResult, ServiceError> {
+    let request = ServerRequest::ElicitRequest(ElicitRequest::new(params));
+    match peer.send_request(request).await? {
+        ClientResult::ElicitResult(result) => Ok(result),
+        _ => Err(ServiceError::UnexpectedResponse),
     }
 }
 
