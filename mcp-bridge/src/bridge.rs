@@ -164,7 +164,7 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
     /// # #[derive(Parser, McpTool)] struct Cli { #[arg(long)] color: bool }
     /// # fn run(cli: Cli) {}
     /// Bridge::new(run)
-    ///     .skill(Skill::new("---\nname: colors\ndescription: Paint things.\n---\nCall the tool.\n"))
+    ///     .skill(Skill::generated())
     ///     .run();
     /// ```
     pub fn skill(mut self, skill: Skill) -> Self {

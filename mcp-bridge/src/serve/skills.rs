@@ -35,8 +35,8 @@ const MAX_DESCRIPTION: usize = 1024;
 /// ```
 /// use mcp_bridge::Skill;
 ///
-/// let skill = Skill::new("---\nname: taskctl\ndescription: Track tasks from the shell.\n---\nUse `taskctl_task_add`...\n")
-///     .file("references/priorities.md", "Priority 5 is the highest.\n");
+/// // Made from the CLI's help, with a file of the author's beside it.
+/// let skill = Skill::generated().file("references/priorities.md", "Priority 5 is the highest.\n");
 /// ```
 #[derive(Debug, Clone)]
 pub struct Skill {
@@ -58,6 +58,13 @@ impl Skill {
     /// `include_str!("../SKILL.md")`): YAML frontmatter with `name` and
     /// `description`, then the instructions. Needs the `yaml` feature
     /// (the frontmatter is YAML); [`Skill::generated`] does not.
+    ///
+    /// ```
+    /// use mcp_bridge::Skill;
+    ///
+    /// let skill = Skill::new("---\nname: taskctl\ndescription: Track tasks from the shell.\n---\nUse `taskctl_task_add`...\n")
+    ///     .file("references/priorities.md", "Priority 5 is the highest.\n");
+    /// ```
     #[cfg(feature = "yaml")]
     pub fn new(skill_md: impl Into<Cow<'static, str>>) -> Self {
         Self {
