@@ -646,7 +646,7 @@ fn skills_are_listed_got_and_read_as_resources() {
         json!({"uri": "skill://conformance/SKILL.md"}),
     );
     let text = read["contents"][0]["text"].as_str().unwrap();
-    assert!(text.starts_with("---\nname: conformance\n"), "{text}");
+    assert!(text.starts_with("---\nname: \"conformance\"\n"), "{text}");
     assert!(
         text.contains("## Tools\n\n- `test_simple_text`: conformance simple-text: Return a fixed text\n- `test_error_handling`"),
         "{text}"
