@@ -443,7 +443,8 @@ impl Settings {
             // The tree is built once and reused by the server.
             let root = cli.command_spec();
             if !root.subcommands.iter().any(|s| s.name == name) {
-                let matches = bridge_command(&bin, name).get_matches_from(&args[1..]);
+                let only = args.get(2).and_then(|a| a.to_str());
+                let matches = bridge_command(&bin, name, only).get_matches_from(&args[1..]);
                 return Routed::Bridge(Box::new(BridgeArgs {
                     root,
                     matches,
@@ -479,7 +480,7 @@ impl Settings {
             let bridged = cmd.has_subcommands() && cmd.find_subcommand(name).is_none();
             if bridged {
                 let bridge = match full {
-                    true => bridge_command(&bin, name),
+                    true => bridge_command(&bin, name, None),
                     false => bridge_stand_in(),
                 };
                 cmd = cmd.subcommand(
@@ -1160,20 +1161,32 @@ fn bridge_stand_in() -> clap::Command {
 /// What the bridge's command does, in the CLI's `--help`.
 const BRIDGE_ABOUT: &str = "Serve this CLI to AI assistants over the Model Context Protocol";
 
-fn bridge_command(bin: &str, name: &str) -> clap::Command {
+/// The bridge's command. `only`: the word after the bridge's name; when
+/// it names one of the bridge's subcommands, that one is the only one
+/// built (the parse goes nowhere else, and building the others was most
+/// of what a server's start spent parsing its arguments); otherwise all
+/// of them are, for `--help` and for errors that list them.
+fn bridge_command(bin: &str, name: &str, only: Option<&str>) -> clap::Command {
     use clap::{Arg, Command};
-    Command::new("mcp")
+    let only = only.filter(|word| BRIDGE_SUBCOMMANDS.contains(word));
+    let wanted = |sub: &str| only.is_none_or(|only| only == sub);
+    let mut command = Command::new("mcp")
         .bin_name(format!("{bin} {name}"))
         .about(BRIDGE_ABOUT)
         .subcommand_required(true)
-        .arg_required_else_help(true)
-        .subcommand(serve_command())
-        .subcommand(
+        .arg_required_else_help(true);
+    if wanted("serve") {
+        command = command.subcommand(serve_command());
+    }
+    if wanted("tools") {
+        command = command.subcommand(
             mode_args(Command::new("tools"))
                 .about("Print the tool definitions as `tools/list` returns them, as JSON")
                 .arg(output_arg()),
-        )
-        .subcommand(
+        );
+    }
+    if wanted("server-json") {
+        command = command.subcommand(
             Command::new("server-json")
                 .about("Print the server's entry for the MCP Registry (server.json)")
                 .arg(
@@ -1195,17 +1208,26 @@ fn bridge_command(bin: &str, name: &str) -> clap::Command {
                         .help("At most 100 characters [default: the package's description]"),
                 )
                 .arg(output_arg()),
-        )
-        .subcommand(install_command(
+        );
+    }
+    if wanted("install") {
+        command = command.subcommand(install_command(
             "install",
             "Add this server to an MCP client's configuration (root options given before the \
              bridge's name are fixed for every call, as with `serve`)",
-        ))
-        .subcommand(install_command(
+        ));
+    }
+    if wanted("uninstall") {
+        command = command.subcommand(install_command(
             "uninstall",
             "Remove this server from an MCP client's configuration",
-        ))
+        ));
+    }
+    command
 }
+
+/// The bridge's subcommands, by name.
+const BRIDGE_SUBCOMMANDS: [&str; 5] = ["serve", "tools", "server-json", "install", "uninstall"];
 
 /// `--output FILE` of `mcp tools` and `mcp server-json`.
 fn output_arg() -> clap::Arg {
@@ -1707,7 +1729,37 @@ fn exit_code(code: i32) -> ExitCode {
 mod tests {
     use tracing::Level;
 
-    use super::log_filter;
+    use super::{bridge_command, log_filter, BRIDGE_SUBCOMMANDS};
+
+    /// The word after the bridge's name picks the one subcommand built;
+    /// any other word (`help`, an option, a typo) gets them all, and the
+    /// list of names is the full command's.
+    #[test]
+    fn the_bridge_command_builds_the_subcommand_named_or_all_of_them() {
+        let names = |only: Option<&str>| -> Vec<String> {
+            bridge_command("taskctl", "mcp", only)
+                .get_subcommands()
+                .map(|sub| sub.get_name().to_owned())
+                .collect()
+        };
+        assert_eq!(names(None), BRIDGE_SUBCOMMANDS);
+        for sub in BRIDGE_SUBCOMMANDS {
+            assert_eq!(names(Some(sub)), [sub]);
+        }
+        for other in ["help", "--help", "serv", "-V"] {
+            assert_eq!(names(Some(other)), BRIDGE_SUBCOMMANDS, "{other}");
+        }
+        // The one built parses as in the whole command.
+        let matches = bridge_command("taskctl", "mcp", Some("serve"))
+            .try_get_matches_from(["mcp", "serve", "--cwd", "/tmp"])
+            .unwrap();
+        let (sub, serve) = matches.subcommand().unwrap();
+        assert_eq!(sub, "serve");
+        assert_eq!(
+            serve.get_one::<std::path::PathBuf>("cwd"),
+            Some(&std::path::PathBuf::from("/tmp"))
+        );
+    }
 
     #[test]
     fn the_log_filter_reads_levels_by_target_and_keeps_the_default_otherwise() {
