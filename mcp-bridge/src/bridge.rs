@@ -913,9 +913,12 @@ fn pinned_values(
     if let Some(matches) = before {
         pins.extend(crate::spec::pins::given(root, matches)?);
     }
-    let after = bridge
-        .subcommand_matches("serve")
-        .and_then(|serve| serve.get_many::<OsString>("cli-args"));
+    // Read by name: the bridge's command holds only the subcommand its
+    // arguments named (`bridge_command`).
+    let after = match bridge.subcommand() {
+        Some(("serve", serve)) => serve.get_many::<OsString>("cli-args"),
+        _ => None,
+    };
     if let Some(after) = after {
         let mut argv = vec![OsString::from(root.name.clone())];
         argv.extend(after.cloned());
