@@ -352,7 +352,7 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
                     let handler = self.handler.clone();
                     let panics = reply.as_ref().map(Reply::for_panic);
                     let ran =
-                        tokio::task::spawn_blocking(move || run_cli(&handler, cli, reply).ok())
+                        crate::spawn::spawn_blocking(move || run_cli(&handler, cli, reply).ok())
                             .await;
                     match joined(ran, panics) {
                         Ok(Some(code)) => code,
@@ -367,7 +367,7 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
                         return ended(call.await, reply);
                     };
                     // An isolated call: run as a task, to see its panic.
-                    match joined(tokio::spawn(call).await, Some(panics)) {
+                    match joined(crate::spawn::spawn(call).await, Some(panics)) {
                         Ok(done) => ended(done, reply),
                         Err(code) => code,
                     }

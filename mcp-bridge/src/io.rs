@@ -348,7 +348,7 @@ pub async fn start_task_async() -> bool {
     else {
         return false;
     };
-    tokio::task::spawn_blocking(move || start())
+    crate::spawn::spawn_blocking(move || start())
         .await
         .unwrap_or(false)
 }
@@ -404,7 +404,7 @@ async fn ask_async(question: Question) -> Result<Answer, Unanswered> {
         ));
     }
     let asked = question.clone();
-    let answered = tokio::task::spawn_blocking(move || match ask {
+    let answered = crate::spawn::spawn_blocking(move || match ask {
         Some(ask) => ask(&asked),
         None => ask_terminal(&asked, &mut std::io::stderr()),
     })

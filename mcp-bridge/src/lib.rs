@@ -87,6 +87,7 @@ mod ordered;
 mod registry;
 mod serve;
 mod server_json;
+mod spawn;
 pub mod spec;
 pub mod testing;
 mod trace;

@@ -188,7 +188,7 @@ fn wait_on<T: Send + 'static>(
 ) -> Option<T> {
     let (sent, got) = std::sync::mpsc::channel();
     let stop = stop.clone();
-    runtime.spawn(async move {
+    crate::spawn::spawn_on(runtime, async move {
         let limit = async {
             match limit {
                 Some(limit) => tokio::time::sleep(limit).await,

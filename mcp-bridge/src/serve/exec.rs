@@ -413,7 +413,7 @@ impl Executor {
                 // Isolated: a child process, killed when stopped.
                 Job::Isolated { tool, arguments } => {
                     let abort = control.abort.clone();
-                    tokio::spawn(async move {
+                    crate::spawn::spawn(async move {
                         let _held = held;
                         let started =
                             super::isolate::Child::start(&tool, &arguments, trace.as_ref());
@@ -443,12 +443,12 @@ impl Executor {
                 // Async: a task of the runtime, dropped when stopped.
                 Job::Async(call) => {
                     let abort = control.abort.clone();
-                    tokio::spawn(async move {
+                    crate::spawn::spawn(async move {
                         let turn = held._capture_turn.as_ref().map(Turn::state);
                         let _held = held;
                         let capturing = start_capture(capture, limit);
                         let call = crate::io::asking_in_task(ask, start_task, call);
-                        let mut task = tokio::spawn(super::logs::in_task(log, call));
+                        let mut task = crate::spawn::spawn(super::logs::in_task(log, call));
                         let (code, returned, panic) = tokio::select! {
                             done = &mut task => match done {
                                 Ok(Ended { code, structured }) => (code, structured, None),

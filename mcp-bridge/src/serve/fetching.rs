@@ -43,7 +43,7 @@ impl BridgeServer {
         {
             return;
         }
-        tokio::spawn(fetch_values_while_served(Arc::downgrade(&self.shared)));
+        crate::spawn::spawn(fetch_values_while_served(Arc::downgrade(&self.shared)));
     }
 
     /// Starts fetching values (once), and waits at most

@@ -519,7 +519,7 @@ pub(crate) async fn serve(
         Some(oauth) => {
             let endpoint = endpoint_url(listener.local_addr()?);
             let oauth = oauth.clone();
-            let started = tokio::task::spawn_blocking(move || {
+            let started = crate::spawn::spawn_blocking(move || {
                 super::oauth::ResourceServer::start(&oauth, &endpoint)
             })
             .await
@@ -545,7 +545,7 @@ pub(crate) async fn serve(
         let stop = stop.clone();
         async move { stop.cancelled().await }
     });
-    let serving = tokio::spawn(async move { serving.await });
+    let serving = crate::spawn::spawn(async move { serving.await });
     let signal = shutdown.await;
     tracing::info!(signal, "asked to stop: finishing the running calls");
     server.drain();

@@ -27,7 +27,7 @@ impl Outbox {
     /// A queue sending to `peer`, served by a task of the current runtime.
     pub(crate) fn new(peer: Peer<RoleServer>) -> Arc<Self> {
         let (sender, mut receiver) = mpsc::unbounded_channel();
-        tokio::spawn(async move {
+        crate::spawn::spawn(async move {
             // After a failed send the client is gone: what follows is
             // dropped, but flushes are still answered.
             let mut open = true;

@@ -69,7 +69,8 @@ impl BridgeServer {
         };
         let server = Arc::clone(&self.shared);
         let name = tool.clone();
-        let call = tokio::spawn(async move { server.exec.run(&name, job, policy, watch).await });
+        let call =
+            crate::spawn::spawn(async move { server.exec.run(&name, job, policy, watch).await });
         Followed {
             called: called.to_owned(),
             tool,
@@ -233,7 +234,7 @@ impl Shared {
         lock(&self.rounds).insert(state.clone(), round);
         let shared = Arc::downgrade(self);
         let expiring = state.clone();
-        tokio::spawn(async move {
+        crate::spawn::spawn(async move {
             tokio::time::sleep(ask::ROUND_EXPIRY).await;
             let Some(shared) = shared.upgrade() else {
                 return;

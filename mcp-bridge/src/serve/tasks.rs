@@ -93,7 +93,7 @@ async fn run_as_task(
                 ask::FromCall::Asked(question) => {
                     asked += 1;
                     let key = format!("{}-{asked}", ask::QUESTION_KEY);
-                    questions.spawn(ask::ask_in_task(task.clone(), key, question));
+                    questions.spawn(crate::spawn::boxed(ask::ask_in_task(task.clone(), key, question)));
                 }
                 // Already one.
                 ask::FromCall::StartTask(started) => {

@@ -145,7 +145,7 @@ impl Values {
             return self.settle(at, Err(still_running()));
         };
         let fetched =
-            tokio::time::timeout(FETCH_TIMEOUT, tokio::task::spawn_blocking(started)).await;
+            tokio::time::timeout(FETCH_TIMEOUT, crate::spawn::spawn_blocking(started)).await;
         let fetched = match fetched {
             Ok(Ok(fetched)) => fetched,
             Ok(Err(error)) => Err(format!("it did not finish: {error}")),

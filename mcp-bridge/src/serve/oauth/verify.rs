@@ -277,7 +277,7 @@ impl Verifier {
     /// Fetches the key set again; kept only when it reads.
     async fn fetch_again(&self) -> Result<(), String> {
         let (agent, uri) = (self.agent.clone(), self.jwks_uri.clone());
-        let set = tokio::task::spawn_blocking(move || fetch_keys(&agent, &uri))
+        let set = crate::spawn::spawn_blocking(move || fetch_keys(&agent, &uri))
             .await
             .map_err(|error| error.to_string())??;
         tracing::info!(keys = set.keys.len(), "the issuer's keys fetched again");
@@ -326,7 +326,7 @@ impl Verifier {
             token.to_owned(),
         );
         let answer =
-            tokio::task::spawn_blocking(move || introspect(&agent, &endpoint, &client, &token))
+            crate::spawn::spawn_blocking(move || introspect(&agent, &endpoint, &client, &token))
                 .await
                 .map_err(|error| Refusal::Unavailable(error.to_string()))?
                 .map_err(|error| {

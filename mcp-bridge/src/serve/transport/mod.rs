@@ -83,8 +83,9 @@ impl Replier {
         let writer = Arc::clone(&self.writer);
         match tokio::runtime::Handle::try_current() {
             Ok(_) => {
-                self.runtime
-                    .spawn(async move { report(write_line(&writer, &line).await) });
+                crate::spawn::spawn_on(&self.runtime, async move {
+                    report(write_line(&writer, &line).await)
+                });
             }
             Err(_) => report(self.runtime.block_on(write_line(&writer, &line))),
         }
