@@ -267,32 +267,33 @@ fn secret(arg: &clap::Arg, name: &str) -> bool {
 /// The registry's format of an argument's value, from the type clap's
 /// parser makes of it.
 fn format(arg: &clap::Arg) -> Option<&'static str> {
-    use clap::builder::ValueParser;
+    use std::any::TypeId;
     if !arg.get_action().takes_values() {
         return Some("boolean");
     }
-    let id = ValueParser::type_id(arg.get_value_parser());
-    let of = |parser: ValueParser| ValueParser::type_id(&parser) == id;
-    if of(clap::value_parser!(bool)) {
+    // Compared by the type the parser makes, not by building parsers to
+    // compare with: each one built would be compiled into the binary.
+    let id = arg.get_value_parser().type_id();
+    if id == TypeId::of::<bool>() {
         return Some("boolean");
     }
-    if of(ValueParser::path_buf()) {
+    if id == TypeId::of::<std::path::PathBuf>() {
         return Some("filepath");
     }
-    let numbers: [ValueParser; 11] = [
-        clap::value_parser!(u8).into(),
-        clap::value_parser!(u16).into(),
-        clap::value_parser!(u32).into(),
-        clap::value_parser!(u64).into(),
-        clap::value_parser!(i8).into(),
-        clap::value_parser!(i16).into(),
-        clap::value_parser!(i32).into(),
-        clap::value_parser!(i64).into(),
-        clap::value_parser!(usize).into(),
-        clap::value_parser!(f64).into(),
-        clap::value_parser!(f32).into(),
+    let numbers = [
+        TypeId::of::<u8>(),
+        TypeId::of::<u16>(),
+        TypeId::of::<u32>(),
+        TypeId::of::<u64>(),
+        TypeId::of::<i8>(),
+        TypeId::of::<i16>(),
+        TypeId::of::<i32>(),
+        TypeId::of::<i64>(),
+        TypeId::of::<usize>(),
+        TypeId::of::<f64>(),
+        TypeId::of::<f32>(),
     ];
-    numbers.into_iter().any(of).then_some("number")
+    numbers.iter().any(|number| id == *number).then_some("number")
 }
 
 #[cfg(test)]
