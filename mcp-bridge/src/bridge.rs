@@ -99,6 +99,7 @@ trait CliType: Sync {
     /// The command tree (`McpCommand::command_spec`).
     fn command_spec(&self) -> CommandSpec;
     /// The package the CLI is declared in.
+    #[cfg(feature = "server-json")]
     fn package(&self) -> crate::traits::Package;
     /// Builds (and drops) a call's value: checks examples.
     fn builds(&self) -> Builds<'static>;
@@ -115,6 +116,7 @@ impl<C: McpCommand + Send + 'static> CliType for Bridge<C> {
         C::command_spec()
     }
 
+    #[cfg(feature = "server-json")]
     fn package(&self) -> crate::traits::Package {
         C::package()
     }
@@ -609,6 +611,7 @@ impl Settings {
     }
 
     /// `mcp server-json`: the server's entry for the MCP Registry.
+    #[cfg(feature = "server-json")]
     fn server_json(
         &self,
         cli: &dyn CliType,
@@ -685,8 +688,13 @@ impl Settings {
             Err(error) => return fail(&error),
         };
         let root_name_pins = crate::spec::pins::argv(&root, &pins);
+        #[cfg(feature = "server-json")]
         if let Some(("server-json", sub)) = matches.subcommand() {
             return self.server_json(cli, sub, &bin, &root_name_pins);
+        }
+        #[cfg(not(feature = "server-json"))]
+        if let Some(("server-json", _)) = matches.subcommand() {
+            return fail(&NO_SERVER_JSON);
         }
         // The examples are checked as written, before the operator's pins.
         let mut registry = match Table::from_spec(root)
@@ -1170,7 +1178,7 @@ const BRIDGE_ABOUT: &str = "Serve this CLI to AI assistants over the Model Conte
 /// of what a server's start spent parsing its arguments); otherwise all
 /// of them are, for `--help` and for errors that list them.
 fn bridge_command(bin: &str, name: &str, only: Option<&str>) -> clap::Command {
-    use clap::{Arg, Command};
+    use clap::Command;
     let only = only.filter(|word| BRIDGE_SUBCOMMANDS.contains(word));
     let wanted = |sub: &str| only.is_none_or(|only| only == sub);
     let mut command = Command::new("mcp")
@@ -1189,29 +1197,7 @@ fn bridge_command(bin: &str, name: &str, only: Option<&str>) -> clap::Command {
         );
     }
     if wanted("server-json") {
-        command = command.subcommand(
-            Command::new("server-json")
-                .about("Print the server's entry for the MCP Registry (server.json)")
-                .arg(
-                    Arg::new("name")
-                        .long("name")
-                        .value_name("NAME")
-                        .help("The server's registry name, e.g. io.github.<owner>/<server> [default: from the package's GitHub repository]"),
-                )
-                .arg(
-                    Arg::new("title")
-                        .long("title")
-                        .value_name("TEXT")
-                        .help("A title to show in place of the name"),
-                )
-                .arg(
-                    Arg::new("description")
-                        .long("description")
-                        .value_name("TEXT")
-                        .help("At most 100 characters [default: the package's description]"),
-                )
-                .arg(output_arg()),
-        );
+        command = command.subcommand(server_json_command());
     }
     if wanted("install") {
         command = command.subcommand(install_command(
@@ -1228,6 +1214,56 @@ fn bridge_command(bin: &str, name: &str, only: Option<&str>) -> clap::Command {
     }
     command
 }
+
+/// `mcp server-json`.
+#[cfg(feature = "server-json")]
+fn server_json_command() -> clap::Command {
+    use clap::{Arg, Command};
+    Command::new("server-json")
+        .about("Print the server's entry for the MCP Registry (server.json)")
+        .arg(
+            Arg::new("name")
+                .long("name")
+                .value_name("NAME")
+                .help("The server's registry name, e.g. io.github.<owner>/<server> [default: from the package's GitHub repository]"),
+        )
+        .arg(
+            Arg::new("title")
+                .long("title")
+                .value_name("TEXT")
+                .help("A title to show in place of the name"),
+        )
+        .arg(
+            Arg::new("description")
+                .long("description")
+                .value_name("TEXT")
+                .help("At most 100 characters [default: the package's description]"),
+        )
+        .arg(output_arg())
+}
+
+/// `mcp server-json` in a binary built without the feature: hidden (the
+/// CLI's users have no use for it), it takes any options and says which
+/// feature it needs.
+#[cfg(not(feature = "server-json"))]
+fn server_json_command() -> clap::Command {
+    clap::Command::new("server-json")
+        .about("Print the server's entry for the MCP Registry (needs the `server-json` feature)")
+        .hide(true)
+        .disable_help_flag(true)
+        .arg(
+            clap::Arg::new("rest")
+                .num_args(0..)
+                .trailing_var_arg(true)
+                .allow_hyphen_values(true),
+        )
+}
+
+/// What `mcp server-json` says in a binary built without it.
+#[cfg(not(feature = "server-json"))]
+const NO_SERVER_JSON: &str = "`mcp server-json` needs mcp-bridge's `server-json` feature, which \
+     this binary was built without (its users have no use for it): run it from a build with \
+     the feature, e.g. `cargo run --features mcp-bridge/server-json -- mcp server-json`";
 
 /// The bridge's subcommands, by name.
 const BRIDGE_SUBCOMMANDS: [&str; 5] = ["serve", "tools", "server-json", "install", "uninstall"];
@@ -1762,6 +1798,26 @@ mod tests {
             serve.get_one::<std::path::PathBuf>("cwd"),
             Some(&std::path::PathBuf::from("/tmp"))
         );
+    }
+
+    /// Without its feature, `mcp server-json` is still a subcommand
+    /// (hidden): what it is given parses, and the route answers it with
+    /// the feature it needs (`NO_SERVER_JSON`), not clap's "unrecognized
+    /// subcommand". Run by `scripts/deps-minimal.sh` (the default
+    /// features); the workspace's tests build with the feature on.
+    #[cfg(not(feature = "server-json"))]
+    #[test]
+    fn without_its_feature_server_json_is_refused_naming_the_feature() {
+        let matches = bridge_command("taskctl", "mcp", Some("server-json"))
+            .try_get_matches_from(["mcp", "server-json", "--name", "io.github.x/y", "-o", "f"])
+            .unwrap();
+        assert_eq!(matches.subcommand_name(), Some("server-json"));
+        let all = bridge_command("taskctl", "mcp", None);
+        let stand_in = all.find_subcommand("server-json").unwrap();
+        assert!(stand_in.is_hide_set(), "not offered to the CLI's users");
+        for needed in ["`server-json` feature", "--features mcp-bridge/server-json"] {
+            assert!(super::NO_SERVER_JSON.contains(needed), "{needed}");
+        }
     }
 
     #[test]

@@ -86,6 +86,7 @@ mod io;
 mod ordered;
 mod registry;
 mod serve;
+#[cfg(feature = "server-json")]
 mod server_json;
 mod spawn;
 pub mod spec;

@@ -293,7 +293,10 @@ fn format(arg: &clap::Arg) -> Option<&'static str> {
         TypeId::of::<f64>(),
         TypeId::of::<f32>(),
     ];
-    numbers.iter().any(|number| id == *number).then_some("number")
+    numbers
+        .iter()
+        .any(|number| id == *number)
+        .then_some("number")
 }
 
 #[cfg(test)]
