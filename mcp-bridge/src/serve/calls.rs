@@ -81,32 +81,34 @@ impl BridgeServer {
         // first values, as the first list does.
         self.first_values().await;
         let arguments = request.arguments.unwrap_or_default();
-        let prepared = match &shared.surface {
+        // The tool, its value built (or refused), and the arguments of a
+        // grouped tool's command (`None`: the call's own). One call to
+        // `run_prepared` below: its state machine is compiled once.
+        let (tool, prepared, own) = match &shared.surface {
             None => {
                 if let Some(index) = shared.typed.position(&request.name) {
                     self.refuse_task_required(index, &request.name, &context)?;
                 }
-                shared.typed.prepare(&request.name, &arguments)
+                let prepared = shared.typed.prepare(&request.name, &arguments);
+                (request.name.to_string(), prepared, None)
             }
             Some((surface, flat)) => {
                 let lookup = |name: &str| shared.typed.position(name);
                 match surface.resolve(&request.name, &arguments, lookup) {
-                    None => Err(CallError::UnknownTool {
-                        name: request.name.to_string(),
-                    }),
+                    None => {
+                        let name = request.name.to_string();
+                        let unknown = CallError::UnknownTool { name: name.clone() };
+                        (name, Err(unknown), None)
+                    }
                     Some(Resolved::Tool { index, arguments }) => {
                         let name = read(flat)[index].name.to_string();
                         self.refuse_task_required(index, &name, &context)?;
                         let job = shared.typed.prepare_at(index, &arguments);
-                        return self
-                            .run_prepared(
-                                &request.name,
-                                name,
-                                job.map(|job| (index, job)),
-                                arguments.into_owned(),
-                                context,
-                            )
-                            .await;
+                        (
+                            name,
+                            job.map(|job| (index, job)),
+                            Some(arguments.into_owned()),
+                        )
                     }
                     Some(answered) => {
                         return Ok(surface_answer(answered, surface, &read(flat)).into());
@@ -114,14 +116,9 @@ impl BridgeServer {
                 }
             }
         };
-        self.run_prepared(
-            &request.name,
-            request.name.to_string(),
-            prepared,
-            arguments,
-            context,
-        )
-        .await
+        let arguments = own.unwrap_or(arguments);
+        self.run_prepared(&request.name, tool, prepared, arguments, context)
+            .await
     }
 
     /// Runs a call whose tool is found and whose value is built (or
