@@ -11,7 +11,8 @@ checkout, and runs `testing::assert_parity` and
 
 What is changed in the scratch copy, and nothing else:
 - `Cargo.toml`: `mcp-bridge` (this checkout) as a dependency (and a build
-  dependency, for a build script that includes the argument definitions),
+  dependency, for a build script that includes the argument definitions;
+  and a dev-dependency with the `testing` feature, for the checks),
   and an empty `[workspace]` so the copy builds on its own;
 - every `#[derive(...)]` list holding clap's `Parser`, `Args` or
   `Subcommand` gets `mcp_bridge::McpTool`, and `Debug` when it has none
@@ -144,6 +145,8 @@ def adopt(entry):
         cargo += (
             f"\n# {MARK}: added by scripts/adopt_real.py\n"
             f'[dependencies.mcp-bridge]\npath = "{bridge}"\n'
+            # The checks of its tests, as a CLI's README would have it.
+            f'[dev-dependencies.mcp-bridge]\npath = "{bridge}"\nfeatures = ["testing"]\n'
         )
         # A build script that includes the argument definitions (for
         # completions or man pages) compiles them too.

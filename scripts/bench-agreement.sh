@@ -26,7 +26,7 @@ mkdir -p "$dir/src"
   echo '[workspace]'
   echo '[dependencies]'
   echo 'clap = { version = "4", features = ["derive", "env"] }'
-  echo "mcp-bridge = { path = \"$repo/mcp-bridge\" }"
+  echo "mcp-bridge = { path = \"$repo/mcp-bridge\", features = [\"testing\"] }"
 } > "$dir/Cargo.toml"
 cp "$repo/Cargo.lock" "$dir/Cargo.lock"
 python3 - "$commands" "$runs" > "$dir/src/lib.rs" <<'PY'

@@ -90,6 +90,7 @@ mod serve;
 mod server_json;
 mod spawn;
 pub mod spec;
+#[cfg(feature = "testing")]
 pub mod testing;
 mod trace;
 mod traits;

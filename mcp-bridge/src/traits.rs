@@ -19,8 +19,8 @@ use crate::spec::CommandSpec;
 /// in [`mcp_augment`](Self::mcp_augment) which parameters `augment_args`
 /// declares, and build the value from a call's arguments in
 /// [`mcp_build`](Self::mcp_build) with [`BuildCtx`]. Check the result
-/// against clap with [`testing::assert_parity`](crate::testing::assert_parity)
-/// on the root. (Such a type is not part of the compile-time tree checks;
+/// against clap with `mcp_bridge::testing::assert_parity` (the `testing`
+/// feature) on the root. (Such a type is not part of the compile-time tree checks;
 /// the registry still checks tool and property names when it is built.)
 ///
 /// ```
@@ -87,7 +87,6 @@ use crate::spec::CommandSpec;
 ///     paging: Paging,
 /// }
 ///
-/// mcp_bridge::testing::assert_parity::<Show>();
 /// let registry = mcp_bridge::Registry::<Show>::new().unwrap();
 /// let args = serde_json::json!({ "file": "a", "pager": "less" });
 /// let show = registry.build("show", args.as_object().unwrap()).unwrap();

@@ -57,6 +57,7 @@ pub(crate) use capture::StdCapture;
 pub(crate) use exec::Limits;
 #[cfg(feature = "http")]
 pub(crate) use http::{endpoint_url, serve as serve_http, HttpOptions};
+#[cfg(feature = "testing")]
 pub(crate) use output::structured as structured_output;
 pub use run::CallOutcome;
 pub use server::BridgeServer;

@@ -161,7 +161,9 @@ pub(crate) struct LineTransport {
 
 /// Where the messages come from.
 enum Source {
-    /// Read here, on the event loop.
+    /// Read here, on the event loop (not on Unix, where stdio is read by
+    /// the call threads; and `testing::serve_lines`).
+    #[cfg_attr(all(unix, not(feature = "testing")), allow(dead_code))]
     Stream {
         reader: BufReader<Reader>,
         framing: Framing,
@@ -204,6 +206,7 @@ struct Framing {
 impl LineTransport {
     /// Frames messages over `reader` and `writer`, reading on the event
     /// loop.
+    #[cfg_attr(all(unix, not(feature = "testing")), allow(dead_code))]
     pub(crate) fn new(
         reader: impl AsyncRead + Send + 'static,
         writer: impl AsyncWrite + Send + 'static,
