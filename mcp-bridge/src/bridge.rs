@@ -1344,8 +1344,7 @@ fn install_command(name: &'static str, about: &'static str) -> clap::Command {
 /// `mcp serve`: stdio by default, Streamable HTTP with `--http`.
 fn serve_command() -> clap::Command {
     use clap::{value_parser, Arg, ArgAction, Command};
-    let http_only = |arg: Arg| arg.requires("http").help_heading("HTTP");
-    mode_args(Command::new("serve"))
+    let command = mode_args(Command::new("serve"))
         .about("Serve every command as an MCP tool, over stdio (JSON-RPC) or Streamable HTTP")
         .arg(
             Arg::new("cli-args")
@@ -1385,9 +1384,32 @@ fn serve_command() -> clap::Command {
                 .help_heading("HTTP")
                 .help(format!(
                     "Serve MCP Streamable HTTP at http://ADDR/mcp instead of stdio \
-                     (ADDR: PORT, IP:PORT; default {DEFAULT_HTTP_ADDR}, loopback)"
+                     (ADDR: PORT, IP:PORT; default {DEFAULT_HTTP_ADDR}, loopback){NEEDS_HTTP}"
                 )),
-        )
+        );
+    http_args(command)
+}
+
+/// What `--http`'s help adds in a binary built without the `http` feature.
+#[cfg(not(feature = "http"))]
+const NEEDS_HTTP: &str = " (needs the `http` feature)";
+#[cfg(feature = "http")]
+const NEEDS_HTTP: &str = "";
+
+/// The HTTP server's options, in a binary built with the `http` feature
+/// (without it, `--http` alone says what it needs, and its options are
+/// not offered, built or parsed).
+#[cfg(not(feature = "http"))]
+fn http_args(command: clap::Command) -> clap::Command {
+    command
+}
+
+/// The HTTP server's options (`--http`'s own is with `serve`'s).
+#[cfg(feature = "http")]
+fn http_args(command: clap::Command) -> clap::Command {
+    use clap::{value_parser, Arg, ArgAction};
+    let http_only = |arg: Arg| arg.requires("http").help_heading("HTTP");
+    command
         .arg(http_only(
             Arg::new("stateless")
                 .long("stateless")
@@ -1818,6 +1840,21 @@ mod tests {
         for needed in ["`server-json` feature", "--features mcp-bridge/server-json"] {
             assert!(super::NO_SERVER_JSON.contains(needed), "{needed}");
         }
+    }
+
+    /// Without the `http` feature, `mcp serve` has `--http` alone of the
+    /// HTTP options (the route says which feature it needs); the others
+    /// are neither offered in its help nor parsed. With it, all of them.
+    #[test]
+    fn the_http_options_come_with_the_http_feature() {
+        let serve = super::serve_command();
+        let has = |id: &str| serve.get_arguments().any(|arg| arg.get_id() == id);
+        assert!(has("http") && has("cwd"));
+        for id in ["stateless", "token-env", "max-body", "oauth-issuer"] {
+            assert_eq!(has(id), cfg!(feature = "http"), "{id}");
+        }
+        let given = serve.try_get_matches_from(["serve", "--http", "--stateless"]);
+        assert_eq!(given.is_ok(), cfg!(feature = "http"));
     }
 
     #[test]

@@ -10,7 +10,8 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 /// Top to bottom. A module may use those after it; `error`, `io`,
-/// `handler` and `trace` are leaves every layer may use.
+/// `handler`, `ordered`, `spawn` and `trace` are leaves every layer may
+/// use.
 const LAYERS: &[&str] = &[
     "testing",
     "bridge",
@@ -22,7 +23,7 @@ const LAYERS: &[&str] = &[
     "call",
     "spec",
 ];
-const LEAVES: &[&str] = &["error", "io", "handler", "ordered", "trace"];
+const LEAVES: &[&str] = &["error", "io", "handler", "ordered", "spawn", "trace"];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).expect("read the source folder") {
