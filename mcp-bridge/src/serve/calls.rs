@@ -82,8 +82,9 @@ impl BridgeServer {
         self.first_values().await;
         let arguments = request.arguments.unwrap_or_default();
         // The tool, its value built (or refused), and the arguments of a
-        // grouped tool's command (`None`: the call's own). One call to
-        // `run_prepared` below: its state machine is compiled once.
+        // grouped tool's command (`None`: the call's own). One `.await`
+        // of `run_prepared` below: each await point is code of its own
+        // (polling and dropping the future it holds).
         let (tool, prepared, own) = match &shared.surface {
             None => {
                 if let Some(index) = shared.typed.position(&request.name) {
