@@ -161,8 +161,8 @@ pub(crate) struct LineTransport {
 
 /// Where the messages come from.
 enum Source {
-    /// Read here, on the event loop (not on Unix, where stdio is read by
-    /// the call threads; and `testing::serve_lines`).
+    /// Read here, on the event loop: stdio where it is not Unix (on Unix
+    /// the call threads read it), and `testing::serve_lines`.
     #[cfg_attr(all(unix, not(feature = "testing")), allow(dead_code))]
     Stream {
         reader: BufReader<Reader>,
