@@ -610,6 +610,19 @@ impl Settings {
         Ok(())
     }
 
+    /// `mcp server-json` in a binary built without the feature: refused,
+    /// naming it.
+    #[cfg(not(feature = "server-json"))]
+    fn server_json(
+        &self,
+        _cli: &dyn CliType,
+        _matches: &clap::ArgMatches,
+        _bin: &str,
+        _pinned: &[String],
+    ) -> ExitCode {
+        fail(&NO_SERVER_JSON)
+    }
+
     /// `mcp server-json`: the server's entry for the MCP Registry.
     #[cfg(feature = "server-json")]
     fn server_json(
@@ -688,13 +701,8 @@ impl Settings {
             Err(error) => return fail(&error),
         };
         let root_name_pins = crate::spec::pins::argv(&root, &pins);
-        #[cfg(feature = "server-json")]
         if let Some(("server-json", sub)) = matches.subcommand() {
             return self.server_json(cli, sub, &bin, &root_name_pins);
-        }
-        #[cfg(not(feature = "server-json"))]
-        if let Some(("server-json", _)) = matches.subcommand() {
-            return fail(&NO_SERVER_JSON);
         }
         // The examples are checked as written, before the operator's pins.
         let mut registry = match Table::from_spec(root)
@@ -1387,24 +1395,21 @@ fn serve_command() -> clap::Command {
                      (ADDR: PORT, IP:PORT; default {DEFAULT_HTTP_ADDR}, loopback){NEEDS_HTTP}"
                 )),
         );
-    http_args(command)
-}
-
-/// What `--http`'s help adds in a binary built without the `http` feature.
-#[cfg(not(feature = "http"))]
-const NEEDS_HTTP: &str = " (needs the `http` feature)";
-#[cfg(feature = "http")]
-const NEEDS_HTTP: &str = "";
-
-/// The HTTP server's options, in a binary built with the `http` feature
-/// (without it, `--http` alone says what it needs, and its options are
-/// not offered, built or parsed).
-#[cfg(not(feature = "http"))]
-fn http_args(command: clap::Command) -> clap::Command {
+    #[cfg(feature = "http")]
+    let command = http_args(command);
     command
 }
 
-/// The HTTP server's options (`--http`'s own is with `serve`'s).
+/// What `--http`'s help adds in a binary built without the `http` feature.
+const NEEDS_HTTP: &str = if cfg!(feature = "http") {
+    ""
+} else {
+    " (needs the `http` feature)"
+};
+
+/// The HTTP server's options (`--http`'s own is with `serve`'s), in a
+/// binary built with the `http` feature: without it, `--http` alone says
+/// what it needs, and its options are not offered, built or parsed.
 #[cfg(feature = "http")]
 fn http_args(command: clap::Command) -> clap::Command {
     use clap::{value_parser, Arg, ArgAction};
