@@ -1093,7 +1093,7 @@ async fn serve_stdio(server: BridgeServer, grace: Duration, command: &str) -> Ex
     let server = server.answering_through(&transport);
     crate::io::set_serving();
     tracing::info!(tools = server.tool_count(), "serving over stdio");
-    let service = match server.clone().serve(transport).await {
+    let service = match server.clone().into_service().serve(transport).await {
         Ok(service) => service,
         // The client went away before initializing: a normal end.
         Err(rmcp::service::ServerInitializeError::ConnectionClosed(_)) => return ExitCode::SUCCESS,

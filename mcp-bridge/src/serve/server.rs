@@ -43,6 +43,19 @@ pub struct BridgeServer {
     pub(super) session: Session,
 }
 
+impl BridgeServer {
+    /// The server as rmcp's `dyn` service, as stdio serves it (rmcp's HTTP
+    /// service takes a concrete server). rmcp answers a request in an async body generic over the server,
+    /// and rustc copies an async body (and every body it awaits) into each
+    /// codegen unit that polls it: served as itself, the request handling
+    /// was compiled twice (186 KB of a 3-command CLI's stripped binary).
+    /// Behind `dyn`, it is polled from one place. Costs one allocation per
+    /// request.
+    pub(crate) fn into_service(self) -> Box<dyn rmcp::service::DynService<RoleServer>> {
+        rmcp::ServiceExt::into_dyn(self)
+    }
+}
+
 impl ServerHandler for BridgeServer {
     async fn on_initialized(&self, context: rmcp::service::NotificationContext<RoleServer>) {
         let _ = self.session.peer.set(context.peer.clone());

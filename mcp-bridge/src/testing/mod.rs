@@ -294,7 +294,7 @@ pub async fn serve_lines(
 ) -> Result<(), String> {
     let transport = crate::serve::transport::LineTransport::new(input, output);
     let server = server.answering_through(&transport);
-    let service = match server.clone().serve(transport).await {
+    let service = match server.clone().into_service().serve(transport).await {
         Ok(service) => service,
         // The input ended before a session began: every line was answered.
         Err(rmcp::service::ServerInitializeError::ConnectionClosed(_)) => return Ok(()),
