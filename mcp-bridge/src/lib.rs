@@ -81,6 +81,7 @@ mod bridge;
 mod call;
 mod error;
 pub mod handler;
+mod handoff;
 mod install;
 mod io;
 mod ordered;

@@ -23,7 +23,9 @@ const LAYERS: &[&str] = &[
     "call",
     "spec",
 ];
-const LEAVES: &[&str] = &["error", "io", "handler", "ordered", "spawn", "trace"];
+const LEAVES: &[&str] = &[
+    "error", "io", "handler", "handoff", "ordered", "spawn", "trace",
+];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).expect("read the source folder") {

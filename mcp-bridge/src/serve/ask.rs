@@ -186,7 +186,7 @@ fn wait_on<T: Send + 'static>(
     limit: Option<std::time::Duration>,
     wanted: impl std::future::Future<Output = T> + Send + 'static,
 ) -> Option<T> {
-    let (sent, got) = std::sync::mpsc::channel();
+    let (giver, got) = crate::handoff::handoff();
     let stop = stop.clone();
     crate::spawn::spawn_on(runtime, async move {
         let limit = async {
@@ -200,9 +200,9 @@ fn wait_on<T: Send + 'static>(
             () = stop.cancelled() => None,
             () = limit => None,
         };
-        let _ = sent.send(got);
+        giver.give(got);
     });
-    got.recv().ok().flatten()
+    got.take().flatten()
 }
 
 impl Way {

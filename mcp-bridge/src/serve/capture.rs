@@ -103,11 +103,11 @@ pub(crate) use unix::{Capturing, StdCapture};
 mod unix {
     use std::io::{Read, Write};
     use std::os::fd::{AsFd, OwnedFd};
-    use std::sync::mpsc;
     use std::sync::{Arc, Mutex};
     use std::time::{Duration, Instant};
 
     use super::Bounded;
+    use crate::handoff::{handoff, Giver, Taker};
 
     /// How long a finished call waits for the last bytes its child
     /// processes wrote (one that keeps the pipe open is left behind).
@@ -139,9 +139,10 @@ mod unix {
             let _ = std::io::stdout().flush();
             let (out_reader, out_writer) = std::io::pipe()?;
             let (err_reader, err_writer) = std::io::pipe()?;
-            let (done_tx, done) = mpsc::channel();
-            let out = drain(out_reader, limit, done_tx.clone())?;
-            let err = drain(err_reader, limit, done_tx)?;
+            let (out_done, out_drained) = handoff();
+            let (err_done, err_drained) = handoff();
+            let out = drain(out_reader, limit, out_done)?;
+            let err = drain(err_reader, limit, err_done)?;
             rustix::stdio::dup2_stdout(&out_writer)?;
             rustix::stdio::dup2_stderr(&err_writer)?;
             // fd 1 and fd 2 now hold the only write ends (and the child
@@ -151,7 +152,7 @@ mod unix {
                 owner: Arc::clone(self),
                 out,
                 err,
-                done,
+                drained: [out_drained, err_drained],
                 restored: false,
             })
         }
@@ -169,7 +170,8 @@ mod unix {
         owner: Arc<StdCapture>,
         out: Arc<Mutex<Bounded>>,
         err: Arc<Mutex<Bounded>>,
-        done: mpsc::Receiver<()>,
+        /// Each pipe read to its end.
+        drained: [Taker<()>; 2],
         restored: bool,
     }
 
@@ -180,9 +182,9 @@ mod unix {
             self.owner.restore();
             self.restored = true;
             let deadline = Instant::now() + LINGER;
-            for _ in 0..2 {
+            for drained in &self.drained {
                 let left = deadline.saturating_duration_since(Instant::now());
-                if self.done.recv_timeout(left).is_err() {
+                if drained.take_within(left).is_none() {
                     tracing::debug!("a child process still holds the call's output open");
                     break;
                 }
@@ -207,7 +209,7 @@ mod unix {
     fn drain(
         mut reader: std::io::PipeReader,
         limit: usize,
-        done: mpsc::Sender<()>,
+        done: Giver<()>,
     ) -> std::io::Result<Arc<Mutex<Bounded>>> {
         let buffer = Arc::new(Mutex::new(Bounded::new(limit)));
         let filled = Arc::clone(&buffer);
@@ -227,7 +229,7 @@ mod unix {
                         Err(_) => break,
                     }
                 }
-                let _ = done.send(());
+                done.give(());
             })?;
         Ok(buffer)
     }

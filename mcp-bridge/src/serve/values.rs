@@ -192,9 +192,9 @@ impl Values {
                 let fetched = match self.start(at) {
                     None => Err(still_running()),
                     Some(started) => {
-                        let (sent, fetched) = std::sync::mpsc::channel();
-                        std::thread::spawn(move || sent.send(started()));
-                        fetched.recv_timeout(FETCH_TIMEOUT).unwrap_or_else(|_| {
+                        let (giver, fetched) = crate::handoff::handoff();
+                        std::thread::spawn(move || giver.give(started()));
+                        fetched.take_within(FETCH_TIMEOUT).unwrap_or_else(|| {
                             Err(format!("it took longer than {}s", FETCH_TIMEOUT.as_secs()))
                         })
                     }
