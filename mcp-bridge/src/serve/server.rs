@@ -44,13 +44,13 @@ pub struct BridgeServer {
 }
 
 impl BridgeServer {
-    /// The server as rmcp's `dyn` service, as stdio serves it (rmcp's HTTP
-    /// service takes a concrete server). rmcp answers a request in an async body generic over the server,
-    /// and rustc copies an async body (and every body it awaits) into each
-    /// codegen unit that polls it: served as itself, the request handling
-    /// was compiled twice (186 KB of a 3-command CLI's stripped binary).
-    /// Behind `dyn`, it is polled from one place. Costs one allocation per
-    /// request.
+    /// The server as rmcp's `dyn` service, as stdio serves it (rmcp's
+    /// HTTP service takes a concrete server). rmcp answers a request in an
+    /// async body generic over the server, and rustc copies an async body
+    /// (and every body it awaits) into each codegen unit that polls it:
+    /// served as itself, the request handling was compiled twice (186 KB
+    /// of a 3-command CLI's stripped binary). Behind `dyn`, it is polled
+    /// from one place. Costs one allocation per request.
     pub(crate) fn into_service(self) -> Box<dyn rmcp::service::DynService<RoleServer>> {
         rmcp::ServiceExt::into_dyn(self)
     }
