@@ -1072,10 +1072,20 @@ fn print_tools(server: &BridgeServer, output: Option<&PathBuf>) -> ExitCode {
     }
 }
 
-async fn serve_stdio(server: BridgeServer, grace: Duration, command: &str) -> ExitCode {
+/// Whether the standard input is a terminal, asked of the descriptor
+/// itself: `std::io::stdin()` would allocate the 8 KB buffer of its
+/// reader, which the server never reads through.
+fn stdin_is_terminal() -> bool {
     use std::io::IsTerminal;
+    #[cfg(unix)]
+    return rustix::stdio::stdin().is_terminal();
+    #[cfg(not(unix))]
+    return std::io::stdin().is_terminal();
+}
+
+async fn serve_stdio(server: BridgeServer, grace: Duration, command: &str) -> ExitCode {
     // Started by hand: say what this is, once, and how to try it.
-    if std::io::stdin().is_terminal() {
+    if stdin_is_terminal() {
         eprintln!(
             "{command} speaks MCP (JSON-RPC, one message per line) on stdin and stdout: an MCP \
              client starts it. To try it: npx @modelcontextprotocol/inspector {command}. \

@@ -43,7 +43,7 @@ fn unix_protocol_streams() -> std::io::Result<(std::fs::File, Writer)> {
     use std::os::fd::AsFd;
 
     let input =
-        reopen_fifo(0, false).map_or_else(|| std::io::stdin().as_fd().try_clone_to_owned(), Ok)?;
+        reopen_fifo(0, false).map_or_else(|| rustix::stdio::stdin().try_clone_to_owned(), Ok)?;
     // A pipe (how MCP clients start servers) is reopened as a non-blocking
     // pipe on its own file description, so writes run on the reactor;
     // anything else (a file, a terminal) uses the blocking pool.
