@@ -146,11 +146,16 @@ fn param(clap: &clap::Command, arg: &clap::Arg) -> Option<ParamSpec> {
             repeatable: action == ParamAction::Append,
         });
     }
-    param.relations.conflicts_with = clap
+    let conflicts: Vec<String> = clap
         .get_arg_conflicts_with(arg)
         .into_iter()
         .map(|other| other.get_id().to_string())
         .collect();
+    // Written only when there is something to write: an argument without
+    // relations holds none.
+    if !conflicts.is_empty() || !param.relations.conflicts_with.is_empty() {
+        param.relations.conflicts_with = conflicts;
+    }
     param.set_env(
         arg.get_env()
             .and_then(|env| env.to_str())

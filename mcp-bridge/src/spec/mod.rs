@@ -24,7 +24,7 @@ pub use command::{
     OutputFormat, OutputType, TaskSupport, ToolHints, ToolSpec,
 };
 pub(crate) use command::{Pinned, Renamed, EXTERNAL_ARGS, EXTERNAL_COMMAND};
-pub use param::{DefaultIf, ParamAction, ParamKind, ParamRelations, ParamSpec};
+pub use param::{DefaultIf, ParamAction, ParamKind, ParamRelations, ParamSpec, Relations};
 #[doc(hidden)]
 pub use param::{ParamData, RelationData};
 
