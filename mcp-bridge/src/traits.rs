@@ -20,8 +20,9 @@ use crate::spec::CommandSpec;
 /// declares, and build the value from a call's arguments in
 /// [`mcp_build`](Self::mcp_build) with [`BuildCtx`]. Check the result
 /// against clap with `mcp_bridge::testing::assert_parity` (the `testing`
-/// feature) on the root. (Such a type is not part of the compile-time tree checks;
-/// the registry still checks tool and property names when it is built.)
+/// feature) on the root. (Such a type is not part of the compile-time tree
+/// checks; the registry still checks tool and property names when it is
+/// built.)
 ///
 /// ```
 /// use clap::{Arg, ArgAction, ArgMatches, Args, Command, FromArgMatches, Parser};

@@ -10,8 +10,8 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 /// Top to bottom. A module may use those after it; `error`, `io`,
-/// `handler`, `ordered`, `spawn` and `trace` are leaves every layer may
-/// use.
+/// `handler`, `handoff`, `ordered`, `spawn` and `trace` are leaves every
+/// layer may use.
 const LAYERS: &[&str] = &[
     "testing",
     "bridge",

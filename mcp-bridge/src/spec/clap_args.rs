@@ -7,7 +7,7 @@ use std::any::TypeId;
 
 use clap::ArgAction;
 
-use super::{Arity, CommandSpec, GroupSpec, ParamAction, ParamSpec, ValueType};
+use super::{Arity, CommandSpec, GroupSpec, ParamAction, ParamRelations, ParamSpec, ValueType};
 
 /// `text` for a clap builder that keeps only `'static` text: clap takes
 /// owned text only with its `string` feature, which would change the
@@ -146,16 +146,16 @@ fn param(clap: &clap::Command, arg: &clap::Arg) -> Option<ParamSpec> {
             repeatable: action == ParamAction::Append,
         });
     }
-    let conflicts: Vec<String> = clap
-        .get_arg_conflicts_with(arg)
-        .into_iter()
-        .map(|other| other.get_id().to_string())
-        .collect();
-    // Written only when there is something to write: an argument without
-    // relations holds none.
-    if !conflicts.is_empty() || !param.relations.conflicts_with.is_empty() {
-        param.relations.conflicts_with = conflicts;
+    // Through `From`, so that an argument without conflicts holds none.
+    param.relations = ParamRelations {
+        conflicts_with: clap
+            .get_arg_conflicts_with(arg)
+            .into_iter()
+            .map(|other| other.get_id().to_string())
+            .collect(),
+        ..ParamRelations::default()
     }
+    .into();
     param.set_env(
         arg.get_env()
             .and_then(|env| env.to_str())
