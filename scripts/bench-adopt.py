@@ -11,9 +11,18 @@ Builds three release binaries of the same `notes` CLI (tests/bench-bins:
     notes         the CLI with `McpTool` and `Bridge` (mcp-bridge's default features)
     notes_rmcp    the CLI with a server written by hand with rmcp's `#[tool]` macros
 
-then prints each one's stripped size, and times `list --limit 1` of `notes`
-against `notes_plain` (and `notes_rmcp` against `notes_plain`), the two run
-in turn, RUNS times each per round. Reported per round: the median wall time
+then prints each one's stripped size, and the same for the 300-command
+`wide` CLI (`src/wide.rs`):
+
+    wide            the CLI with `McpTool` and `Bridge`
+    wide_cli_rmcp   the CLI with a server written by hand with rmcp (one
+                    argument type and function per tool, `wide_rmcp`'s)
+    wide_rmcp       that server alone, without the CLI (the stdio
+                    benchmark's baseline)
+
+It then times `list --limit 1` of `notes` against `notes_plain` (and
+`notes_rmcp` against `notes_plain`), the two run in turn, RUNS times each
+per round. Reported per round: the median wall time
 (spawn to exit, as a shell sees it) and the median CPU time of the child
 (user + system, from wait4), and the ratios of the medians.
 """
@@ -30,13 +39,16 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 BINS = ["notes_plain", "notes", "notes_rmcp"]
+# Built and measured for their size only.
+WIDE = ["wide", "wide_cli_rmcp", "wide_rmcp"]
 ARGS = ["list", "--limit", "1"]
 
 
 def build() -> Path:
-    print("building: cargo build --release -p bench-bins " + " ".join(f"--bin {b}" for b in BINS))
+    print("building: cargo build --release -p bench-bins "
+          + " ".join(f"--bin {b}" for b in BINS + WIDE))
     cmd = ["cargo", "build", "--release", "-p", "bench-bins"]
-    for b in BINS:
+    for b in BINS + WIDE:
         cmd += ["--bin", b]
     subprocess.run(cmd, cwd=REPO, check=True)
     target = Path(os.environ.get("CARGO_TARGET_DIR", REPO / "target"))
@@ -47,7 +59,7 @@ def build() -> Path:
 
 def stripped(release: Path, into: Path) -> dict:
     paths = {}
-    for b in BINS:
+    for b in BINS + WIDE:
         dest = into / b
         shutil.copy2(release / b, dest)
         subprocess.run(["strip", str(dest)], check=True)
@@ -89,10 +101,13 @@ def main() -> None:
     release = build()
     with tempfile.TemporaryDirectory() as scratch:
         paths = stripped(release, Path(scratch))
-        sizes = {b: paths[b].stat().st_size for b in BINS}
+        sizes = {b: paths[b].stat().st_size for b in BINS + WIDE}
         print("\nstripped release binaries")
         for b in BINS:
-            print(f"  {b:12} {sizes[b] / 1e6:6.2f} MB  ({sizes[b] / sizes['notes_rmcp']:.2f}x notes_rmcp)")
+            print(f"  {b:14} {sizes[b] / 1e6:6.2f} MB  ({sizes[b] / sizes['notes_rmcp']:.2f}x notes_rmcp)")
+        for b in WIDE:
+            print(f"  {b:14} {sizes[b] / 1e6:6.2f} MB  "
+                  f"({sizes[b] / sizes['wide_cli_rmcp']:.2f}x wide_cli_rmcp)")
         print(f"\nstart-up in CLI mode: `{' '.join(ARGS)}`, {opts.runs} runs each, in turn")
         for round_ in range(1, opts.rounds + 1):
             for name in ("notes", "notes_rmcp"):

@@ -122,6 +122,11 @@ enum Server {
     RmcpStdio,
     /// Hand-written rmcp with `rmcp::transport::stdio_pipes()`.
     RmcpPipes,
+    /// The same, served by the CLI's own binary (`wide_cli_rmcp mcp`), as
+    /// a CLI's author who writes the server by hand ships it; 300 tools
+    /// only (the one-command CLI's binary is the server's, give or take
+    /// one command).
+    RmcpInCli,
     /// `floor`: one thread that parses each line with serde_json and
     /// writes an answer computed in advance; the floor of server CPU per
     /// call.
@@ -135,6 +140,7 @@ impl Server {
             Server::BridgeIsolated => "mcp-bridge isolated",
             Server::RmcpStdio => "rmcp stdio()",
             Server::RmcpPipes => "rmcp stdio_pipes()",
+            Server::RmcpInCli => "rmcp stdio_pipes() in the CLI",
             Server::Floor => "floor (serde_json)",
         }
     }
@@ -548,6 +554,16 @@ fn main() -> ExitCode {
             env: None,
             prefix,
         });
+        if tools == 300 {
+            targets.push(Target {
+                server: Server::RmcpInCli,
+                tools,
+                bin: bin("wide_cli_rmcp"),
+                args: &["mcp", "--pipes"],
+                env: None,
+                prefix,
+            });
+        }
         targets.push(Target {
             server: Server::Floor,
             tools,
@@ -660,6 +676,8 @@ fn build_servers() -> PathBuf {
             "--bin",
             "wide_rmcp",
             "--bin",
+            "wide_cli_rmcp",
+            "--bin",
             "floor",
         ])
         .current_dir(&workspace)
@@ -698,7 +716,7 @@ fn print_machine(plan: &Plan, targets: &[Target]) {
     for target in targets.iter().filter(|t| t.server != Server::RmcpPipes) {
         let size = std::fs::metadata(&target.bin).map_or(0, |m| m.len());
         println!(
-            "  {:<12} {:>6.1} MiB",
+            "  {:<14} {:>6.1} MiB",
             target.bin.file_name().unwrap().to_string_lossy(),
             size as f64 / (1024.0 * 1024.0)
         );
@@ -720,12 +738,12 @@ fn report(
         plan.cold_runs
     );
     println!(
-        "  {:<30} {:>10} {:>10} {:>10} {:>16}",
+        "  {:<42} {:>10} {:>10} {:>10} {:>16}",
         "server", "median ms", "p90 ms", "min ms", "tools/list ms"
     );
     for (target, (total, list)) in targets.iter().zip(cold) {
         println!(
-            "  {:<30} {:>10.2} {:>10.2} {:>10.2} {:>16.3}",
+            "  {:<42} {:>10.2} {:>10.2} {:>10.2} {:>16.3}",
             target.name(),
             ms(total.median()),
             ms(total.percentile(90.0)),
@@ -743,12 +761,12 @@ fn report(
         }
     );
     println!(
-        "  {:<30} {:>10} {:>10} {:>10} {:>10}",
+        "  {:<42} {:>10} {:>10} {:>10} {:>10}",
         "server", "median µs", "p90 µs", "p99 µs", "mean µs"
     );
     for (target, stats) in targets.iter().zip(trips) {
         println!(
-            "  {:<30} {:>10.1} {:>10.1} {:>10.1} {:>10.1}",
+            "  {:<42} {:>10.1} {:>10.1} {:>10.1} {:>10.1}",
             target.name(),
             us(stats.median()),
             us(stats.percentile(90.0)),
@@ -759,7 +777,7 @@ fn report(
 
     println!("\nserver side of those calls (from /proc: CPU time, context switches)");
     println!(
-        "  {:<30} {:>12} {:>16} {:>8}",
+        "  {:<42} {:>12} {:>16} {:>8}",
         "server", "CPU µs/call", "switches/call", "threads"
     );
     // CPU ticks over the timed calls (every server but the isolated one
@@ -772,7 +790,7 @@ fn report(
         let ticks = cpu_ticks(used);
         let switches = after.switches.saturating_sub(before.switches) as f64;
         println!(
-            "  {:<30} {:>12.1} {:>16.2} {:>8}",
+            "  {:<42} {:>12.1} {:>16.2} {:>8}",
             target.name(),
             ticks / TICKS_PER_SECOND * 1e6 / calls,
             switches / calls,
@@ -793,14 +811,14 @@ fn report(
          to rmcp stdio_pipes()"
     );
     println!(
-        "  {:<30} {:>9} {:>9} {:>10} {:>10} {:>8} {:>8}",
+        "  {:<42} {:>9} {:>9} {:>10} {:>10} {:>8} {:>8}",
         "server", "idle RSS", "own", "after RSS", "own", "RSS ×", "own ×"
     );
     for (at, target) in targets.iter().enumerate() {
         let baseline = &idle[find(Server::RmcpPipes, target.tools)];
         let ratio = |ours: u64, theirs: u64| ours as f64 / theirs.max(1) as f64;
         println!(
-            "  {:<30} {:>9} {:>9} {:>10} {:>10} {:>8.2} {:>8.2}",
+            "  {:<42} {:>9} {:>9} {:>10} {:>10} {:>8.2} {:>8.2}",
             target.name(),
             idle[at].rss_kib,
             idle[at].anon_kib,
@@ -810,19 +828,32 @@ fn report(
             ratio(idle[at].anon_kib, baseline.anon_kib),
         );
     }
+    let (ours, theirs) = (
+        &idle[find(Server::Bridge, 300)],
+        &idle[find(Server::RmcpInCli, 300)],
+    );
+    println!(
+        "  300 tools, mcp-bridge against rmcp in the CLI: RSS {:.2}×, own {:.2}×",
+        ours.rss_kib as f64 / theirs.rss_kib.max(1) as f64,
+        ours.anon_kib as f64 / theirs.anon_kib.max(1) as f64,
+    );
 
     println!("\nratios, mcp-bridge / hand-written rmcp (1.00 = as fast; target ≤ 1.05)");
     println!(
-        "  {:<34} {:>8} {:>8} {:>8} {:>12}",
+        "  {:<44} {:>8} {:>8} {:>8} {:>12}",
         "", "median", "p90", "p99", "cold start"
     );
     for tools in [1, 300] {
         let ours = find(Server::Bridge, tools);
-        for baseline in [Server::RmcpStdio, Server::RmcpPipes] {
+        let in_cli: &[Server] = match tools {
+            300 => &[Server::RmcpInCli],
+            _ => &[],
+        };
+        for &baseline in [Server::RmcpStdio, Server::RmcpPipes].iter().chain(in_cli) {
             let theirs = find(baseline, tools);
             let ratio = |p: f64| trips[ours].percentile(p) / trips[theirs].percentile(p);
             println!(
-                "  {:<34} {:>8.3} {:>8.3} {:>8.3} {:>12.3}",
+                "  {:<44} {:>8.3} {:>8.3} {:>8.3} {:>12.3}",
                 format!("{tools} tool{} vs {}", plural(tools), baseline.label()),
                 ratio(50.0),
                 ratio(90.0),
@@ -839,7 +870,7 @@ fn report(
         let floor = cpu_ticks(&usage[find(Server::Floor, tools)]).max(1.0);
         for server in [Server::Bridge, Server::RmcpStdio, Server::RmcpPipes] {
             println!(
-                "  {:<34} {:>8.2}",
+                "  {:<44} {:>8.2}",
                 format!("{tools} tool{}, {}", plural(tools), server.label()),
                 cpu_ticks(&usage[find(server, tools)]) / floor
             );

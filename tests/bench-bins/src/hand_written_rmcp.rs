@@ -1,7 +1,8 @@
-// The hand-written rmcp server shared by `bin/narrow_rmcp.rs` and
-// `bin/wide_rmcp.rs` (included by both, which then list their tools with
-// `tools!`). Plain comments: this file is `include!`d, so it cannot carry
-// inner doc comments.
+// The hand-written rmcp server shared by `bin/narrow_rmcp.rs`,
+// `bin/wide_rmcp.rs` and `bin/wide_cli_rmcp.rs` (included by each, which
+// then lists its tools with `tools!` and calls `serve` from its `main`).
+// Plain comments: this file is `include!`d, so it cannot carry inner doc
+// comments.
 
 use std::collections::HashMap;
 use std::fmt::Write;
@@ -141,8 +142,7 @@ impl ServerHandler for Server {
 
 /// Serves over stdio: `rmcp::transport::stdio()`, as rmcp's README shows,
 /// or `stdio_pipes()` (non-blocking pipes on Linux) with `--pipes`.
-#[tokio::main]
-async fn main() -> Result<(), Box<dyn std::error::Error>> {
+async fn serve() -> Result<(), Box<dyn std::error::Error>> {
     let server = Server::new();
     let running = if std::env::args().any(|a| a == "--pipes") {
         server.serve(rmcp::transport::stdio_pipes()).await?

@@ -13,3 +13,8 @@ include!("../hand_written_rmcp.rs");
 tools! {
     "narrow_": c000
 }
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    serve().await
+}

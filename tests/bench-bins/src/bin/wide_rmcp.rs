@@ -44,3 +44,8 @@ tools! {
     c280 c281 c282 c283 c284 c285 c286 c287 c288 c289
     c290 c291 c292 c293 c294 c295 c296 c297 c298 c299
 }
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    serve().await
+}
