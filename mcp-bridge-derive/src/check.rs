@@ -492,7 +492,11 @@ fn check_defaults(cx: &Ctxt, arg: &Arg) {
     };
     match &arg.default {
         // Evaluated when the table is built.
-        DefaultValue::None | DefaultValue::TextsOf(_) => {}
+        DefaultValue::None
+        | DefaultValue::TextsOf(_)
+        | DefaultValue::One(_)
+        | DefaultValue::OsT(_)
+        | DefaultValue::OsValuesT(_) => {}
         DefaultValue::Texts(texts) => {
             for expr in texts {
                 if let Some(text) = lit_str(expr) {

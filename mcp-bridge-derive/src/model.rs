@@ -49,6 +49,15 @@ pub(crate) struct Layer {
     /// `mut_arg(id, f)`: changes to an argument, evaluated through clap's
     /// `Arg` after the arguments are added, as clap applies them.
     pub(crate) mut_args: Vec<(Expr, Expr)>,
+    /// `mut_args(f)`: a change to every argument, as `mut_arg` applies it.
+    pub(crate) mut_all: Vec<Expr>,
+    /// `subcommand_required = ...`, written out: it overrides what the
+    /// subcommand field's `Option` says.
+    pub(crate) subcommand_required: Option<BoolValue>,
+    /// `args_conflicts_with_subcommands = ...`.
+    pub(crate) args_conflicts_with_subcommands: Option<BoolValue>,
+    /// `subcommand_negates_reqs = ...`.
+    pub(crate) subcommand_negates_reqs: Option<BoolValue>,
     pub(crate) mcp: McpAttrs,
 }
 
@@ -299,6 +308,9 @@ pub(crate) enum DefaultValue {
     None,
     /// `default_value = "..."` / `default_values = [...]`: texts.
     Texts(Vec<Expr>),
+    /// `default_value(_os) = expr`, not a literal: through clap's
+    /// `IntoResettable<OsStr>` (`None` unsets it).
+    One(Expr),
     /// `default_values = EXPR` (a constant list): evaluated through clap's
     /// `Arg::default_values`.
     TextsOf(Expr),
@@ -306,6 +318,11 @@ pub(crate) enum DefaultValue {
     ValueT(Option<Expr>),
     /// `default_values_t = expr`.
     ValuesT(Expr),
+    /// `default_value_os_t [= expr]`: the value made an `OsString`, as
+    /// clap's derive makes it.
+    OsT(Option<Expr>),
+    /// `default_values_os_t = expr`.
+    OsValuesT(Expr),
 }
 
 impl DefaultValue {
@@ -350,7 +367,9 @@ pub(crate) struct Arg {
     pub(crate) action: Action,
     pub(crate) value: ValueKind,
     pub(crate) default: DefaultValue,
-    pub(crate) default_missing: Option<Expr>,
+    /// `default_missing_value(s)(_os)`: what the flag given without a
+    /// value gets.
+    pub(crate) default_missing: Option<Missing>,
     pub(crate) required: bool,
     pub(crate) global: BoolValue,
     /// `last = true`: a positional given after `--`.
@@ -363,8 +382,9 @@ pub(crate) struct Arg {
     pub(crate) mcp: McpAttrs,
     pub(crate) span: Span,
     pub(crate) relations: ArgRelations,
-    /// `env = "NAME"` (or bare `env`: the id in SCREAMING_SNAKE_CASE).
-    pub(crate) env: Option<String>,
+    /// `env = "NAME"` (or bare `env`: the id in the `rename_all_env`
+    /// casing, SCREAMING_SNAKE_CASE by default).
+    pub(crate) env: Option<EnvName>,
     /// `num_args = 0..=1` (or `0..`): the flag may be given without a value.
     pub(crate) value_optional: bool,
     /// `num_args`, when given.
@@ -390,10 +410,32 @@ pub(crate) struct Arg {
 /// Defaults that depend on other arguments, as the user wrote them:
 /// evaluated through clap's own conversions when the table is built.
 pub(crate) enum DefaultIfs {
-    /// `default_value_if(arg, predicate, default)`.
+    /// `default_value_if(_os)(arg, predicate, default)`.
     One(Expr, Expr, Expr),
-    /// `default_value_ifs([(arg, predicate, default), ...])`.
+    /// `default_values_if(arg, predicate, [defaults])`.
+    Values(Expr, Expr, Expr),
+    /// `default_value_ifs(_os)([(arg, predicate, default), ...])`.
     Many(Expr),
+    /// `default_values_ifs([(arg, predicate, [defaults]), ...])`.
+    ManyValues(Expr),
+}
+
+/// The value of a flag given without one: what clap's
+/// `default_missing_value(s)` takes.
+pub(crate) enum Missing {
+    /// `default_missing_value(_os) = expr` (`IntoResettable<OsStr>`; a
+    /// string literal is static data).
+    One(Expr),
+    /// `default_missing_values(_os) = [...]` (`IntoIterator<Item: Into<OsStr>>`).
+    Many(Expr),
+}
+
+/// The variable an argument reads (`env`): a literal, or the user's
+/// expression (`IntoResettable<OsStr>`, as clap takes it), evaluated when
+/// the table is built and by each call.
+pub(crate) enum EnvName {
+    Lit(String),
+    Expr(Expr),
 }
 
 impl Arg {

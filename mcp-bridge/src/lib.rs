@@ -205,7 +205,6 @@ pub mod __private {
         }
     }
 
-    /// The name clap shows for a `ValueEnum` value (used for defaults).
     /// A `default_value_if(arg, predicate, default)`, evaluated through
     /// clap's own conversions.
     pub fn default_if(
@@ -213,17 +212,99 @@ pub mod __private {
         predicate: impl Into<clap::builder::ArgPredicate>,
         default: impl clap::builder::IntoResettable<clap::builder::OsStr>,
     ) -> crate::spec::DefaultIf {
-        let text = |s: &clap::builder::OsStr| s.to_string_lossy().into_owned();
         crate::spec::DefaultIf {
             arg: arg.into().to_string(),
-            equals: match predicate.into() {
-                clap::builder::ArgPredicate::IsPresent => None,
-                clap::builder::ArgPredicate::Equals(value) => Some(text(&value)),
-            },
-            default: match default.into_resettable() {
-                clap::builder::Resettable::Value(value) => Some(text(&value)),
-                clap::builder::Resettable::Reset => None,
-            },
+            equals: predicate_text(predicate.into()),
+            default: os_text(default).map(|text| vec![text.into_owned()]),
+        }
+    }
+
+    /// A `default_values_if(arg, predicate, defaults)`, evaluated through
+    /// clap's own conversions.
+    pub fn default_values_if(
+        arg: impl Into<clap::Id>,
+        predicate: impl Into<clap::builder::ArgPredicate>,
+        defaults: impl IntoIterator<Item = impl Into<clap::builder::OsStr>>,
+    ) -> crate::spec::DefaultIf {
+        crate::spec::DefaultIf {
+            arg: arg.into().to_string(),
+            equals: predicate_text(predicate.into()),
+            default: Some(
+                default_values_of(defaults)
+                    .into_iter()
+                    .map(Cow::into_owned)
+                    .collect(),
+            ),
+        }
+    }
+
+    fn predicate_text(predicate: clap::builder::ArgPredicate) -> Option<String> {
+        match predicate {
+            clap::builder::ArgPredicate::IsPresent => None,
+            clap::builder::ArgPredicate::Equals(value) => {
+                Some(value.to_string_lossy().into_owned())
+            }
+        }
+    }
+
+    /// A text clap takes as `impl IntoResettable<OsStr>` (a default, a
+    /// missing value, a variable's name): exactly what clap accepts there
+    /// (`&'static str`, `&&'static str`, `Option<&'static str>`, `OsStr`,
+    /// and with clap's `string` feature `String`...); `None` when it
+    /// unsets (`None`).
+    pub fn os_text(
+        value: impl clap::builder::IntoResettable<clap::builder::OsStr>,
+    ) -> Option<Cow<'static, str>> {
+        match value.into_resettable() {
+            clap::builder::Resettable::Value(value) => {
+                Some(Cow::Owned(value.to_string_lossy().into_owned()))
+            }
+            clap::builder::Resettable::Reset => None,
+        }
+    }
+
+    /// `default_value = EXPR` (not a literal), as clap's `Arg::default_value`
+    /// takes it.
+    pub fn default_value_of(
+        value: impl clap::builder::IntoResettable<clap::builder::OsStr>,
+    ) -> crate::DefaultTexts {
+        os_text(value).map(|text| vec![text])
+    }
+
+    /// `env = EXPR` (not a literal): the variable's name, as clap's
+    /// `Arg::env` takes it, kept for the process's life (it is read by
+    /// every call).
+    pub fn env_name(
+        name: impl clap::builder::IntoResettable<clap::builder::OsStr>,
+    ) -> Option<&'static str> {
+        os_text(name).map(|name| crate::spec::clap_args::static_text(&name))
+    }
+
+    /// A help text (`about`, `help`, `long_help`... = EXPR), as clap takes
+    /// it (`impl IntoResettable<StyledStr>`: any `&str`, `String`, `Cow`,
+    /// or `None` to unset it), kept for the process's life.
+    pub fn help_text(
+        text: impl clap::builder::IntoResettable<clap::builder::StyledStr>,
+    ) -> Option<&'static str> {
+        match text.into_resettable() {
+            clap::builder::Resettable::Value(text) => {
+                Some(crate::spec::clap_args::static_text(&text.to_string()))
+            }
+            clap::builder::Resettable::Reset => None,
+        }
+    }
+
+    /// A text clap takes as `impl IntoResettable<Str>` (`version = EXPR`):
+    /// `&'static str`, and `String` with clap's `string` feature, as clap
+    /// accepts; kept for the process's life.
+    pub fn str_text(
+        text: impl clap::builder::IntoResettable<clap::builder::Str>,
+    ) -> Option<&'static str> {
+        match text.into_resettable() {
+            clap::builder::Resettable::Value(text) => {
+                Some(crate::spec::clap_args::static_text(text.as_str()))
+            }
+            clap::builder::Resettable::Reset => None,
         }
     }
 
@@ -257,11 +338,27 @@ pub mod __private {
         crate::spec::clap_args::mut_arg(cmd, id.as_ref(), f);
     }
 
+    /// `#[command(mut_args(f))]`: `f`'s change to each argument of the
+    /// command, read through clap's `Arg` as for `mut_arg`.
+    pub fn mut_args(cmd: &mut CommandSpec, mut f: impl FnMut(clap::Arg) -> clap::Arg) {
+        let ids: Vec<String> = cmd.params.iter().map(|p| p.id.clone()).collect();
+        for id in ids {
+            crate::spec::clap_args::mut_arg(cmd, &id, &mut f);
+        }
+    }
+
     /// `#[command(external_subcommand)]`: see [`CommandSpec::make_external`].
     pub fn external_subcommand(cmd: &mut CommandSpec) {
         cmd.make_external();
     }
 
+    /// A command's `name = EXPR`, as clap's `Command::name` takes it
+    /// (`impl Into<Str>`), kept for the process's life.
+    pub fn name_text(name: impl Into<clap::builder::Str>) -> &'static str {
+        crate::spec::clap_args::static_text(name.into().as_str())
+    }
+
+    /// The name clap shows for a `ValueEnum` value (used for defaults).
     pub fn value_enum_name<T: clap::ValueEnum>(value: &T) -> String {
         value
             .to_possible_value()

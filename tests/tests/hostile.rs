@@ -789,7 +789,7 @@ mod panicking {
 fn a_panic_in_the_clis_own_parser_is_a_refusal_naming_the_property() {
     use mcp_bridge::{BridgeServer, CallError, Io, Problem, Registry};
     let registry = Registry::<panicking::Wait>::new().expect("one tool");
-    let args = json!({"minutes": 5_000_000});
+    let args = json!({"minutes": "5000000"});
     let Err(CallError::InvalidArguments(error)) =
         registry.build("wait", args.as_object().expect("an object"))
     else {
@@ -812,7 +812,7 @@ fn a_panic_in_the_clis_own_parser_is_a_refusal_naming_the_property() {
     let outcome = server
         .call(
             "wait",
-            json!({"minutes": 1, "more": [2, 9_999_999]})
+            json!({"minutes": "1", "more": ["2", "9999999"]})
                 .as_object()
                 .unwrap()
                 .clone(),
@@ -828,7 +828,7 @@ fn a_panic_in_the_clis_own_parser_is_a_refusal_naming_the_property() {
         outcome.stderr
     );
     let outcome = server
-        .call("wait", json!({"minutes": 2}).as_object().unwrap().clone())
+        .call("wait", json!({"minutes": "2"}).as_object().unwrap().clone())
         .expect("a call");
     assert_eq!(outcome.stdout, "120\n");
 }

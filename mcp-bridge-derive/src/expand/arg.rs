@@ -25,33 +25,70 @@ pub(super) fn literal_texts(arg: &Arg) -> Option<TokenStream> {
 /// The lazily evaluated default texts, as clap would store them.
 pub(super) fn default_texts(p: &Private, arg: &Arg) -> TokenStream {
     let inner = &arg.inner;
+    // The text of a value, given by reference (`&T`).
     let display = |value: TokenStream| match arg.value {
         ValueKind::Enum => quote! {
-            #p::Cow::Owned(#p::value_enum_name::<#inner>(&#value))
+            #p::Cow::Owned(#p::value_enum_name::<#inner>(#value))
         },
-        _ => quote!(#p::Cow::Owned(#p::ToString::to_string(&#value))),
+        _ => quote!(#p::Cow::Owned(#p::ToString::to_string(#value))),
     };
     if let Some(texts) = literal_texts(arg) {
         return quote!(#p::literal_texts(&#texts));
     }
     match &arg.default {
         DefaultValue::None => quote!(#p::None),
+        // Not all literals: each as clap's `default_values` takes it.
         DefaultValue::Texts(texts) => {
-            quote!(#p::Some(#p::vec![#(#p::Cow::Borrowed(#texts)),*]))
+            quote!(#p::Some(#p::default_values_of([#(#texts),*])))
         }
+        DefaultValue::One(expr) => quote!(#p::default_value_of(#expr)),
         DefaultValue::TextsOf(expr) => quote!(#p::Some(#p::default_values_of(#expr))),
         DefaultValue::ValueT(Some(expr)) => {
-            let shown = display(quote!({ let __v: #inner = #expr; __v }));
+            let shown = display(quote!(&{ let __v: #inner = #expr; __v }));
             quote!(#p::Some(#p::vec![#shown]))
         }
         DefaultValue::ValueT(None) => {
-            let shown = display(quote!(<#inner as ::core::default::Default>::default()));
+            let shown = display(quote!(&<#inner as ::core::default::Default>::default()));
             quote!(#p::Some(#p::vec![#shown]))
         }
+        // Items taken by `Borrow`, as clap's derive takes them (a
+        // `&Vec<T>` as well as a `Vec<T>`).
         DefaultValue::ValuesT(expr) => {
             let shown = display(quote!(__v));
             quote! {
-                #p::Some(::core::iter::IntoIterator::into_iter(#expr).map(|__v: #inner| #shown).collect())
+                #p::Some(::core::iter::IntoIterator::into_iter(#expr).map(|__v| {
+                    let __v: &#inner = ::core::borrow::Borrow::borrow(&__v);
+                    #shown
+                }).collect())
+            }
+        }
+        // `default_value_os_t`: the value made an `OsString`, as clap's
+        // derive makes it (a value enum by its name).
+        DefaultValue::OsT(expr) => {
+            let value = match expr {
+                Some(expr) => quote!({ let __v: #inner = #expr; __v }),
+                None => quote!(<#inner as ::core::default::Default>::default()),
+            };
+            let shown = match arg.value {
+                ValueKind::Enum => display(quote!(&#value)),
+                _ => quote! {
+                    #p::Cow::Owned(::std::ffi::OsString::from(#value).to_string_lossy().into_owned())
+                },
+            };
+            quote!(#p::Some(#p::vec![#shown]))
+        }
+        DefaultValue::OsValuesT(expr) => {
+            let shown = match arg.value {
+                ValueKind::Enum => display(quote!(__v)),
+                _ => quote! {
+                    #p::Cow::Owned(::std::ffi::OsString::from(__v).to_string_lossy().into_owned())
+                },
+            };
+            quote! {
+                #p::Some(::core::iter::IntoIterator::into_iter(#expr).map(|__v| {
+                    let __v: &#inner = ::core::borrow::Borrow::borrow(&__v);
+                    #shown
+                }).collect())
             }
         }
     }

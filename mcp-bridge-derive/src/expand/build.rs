@@ -5,12 +5,12 @@
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 
-use super::arg::{arity_tokens, default_texts, literal_texts};
-use super::convert::{converter, value_type_of};
-use super::{delimiter_tokens, Private};
+use super::arg::{arity_tokens, default_texts, is_str_literal, literal_texts};
+use super::convert::{converter, count_converter, value_type_of};
+use super::{delimiter_tokens, env_tokens, Private};
 use crate::model::{
-    Action, Arg, Container, Direct, DirectValue, Field, FieldKind, Shape, ValueKind, Variant,
-    VariantKind,
+    Action, Arg, Container, Direct, DirectValue, Field, FieldKind, Missing, Shape, ValueKind,
+    Variant, VariantKind,
 };
 
 /// The body of a struct's `mcp_build(__ctx)`.
@@ -177,16 +177,23 @@ fn with_env(p: &Private, arg: &Arg, defaults: TokenStream) -> TokenStream {
             quote!(__ctx.conditional_texts(#name, || #defaults))
         }
     };
-    let Some(name) = &arg.env else {
+    let Some(env) = &arg.env else {
         return defaults;
     };
+    let name = env_tokens(p, env);
     let delimiter = delimiter_tokens(p, arg.delimiter.as_ref());
     quote!(#p::env_texts(#name, #delimiter, || #defaults))
 }
 
+/// What the flag given without a value gets, as clap's
+/// `default_missing_value(s)` takes it.
 fn missing_texts(p: &Private, arg: &Arg) -> TokenStream {
     match &arg.default_missing {
-        Some(expr) => quote!(#p::Some(#p::vec![#p::Cow::Borrowed(#expr)])),
+        Some(Missing::One(expr)) if is_str_literal(expr) => {
+            quote!(#p::Some(#p::vec![#p::Cow::Borrowed(#expr)]))
+        }
+        Some(Missing::One(expr)) => quote!(#p::default_value_of(#expr)),
+        Some(Missing::Many(expr)) => quote!(#p::Some(#p::default_values_of(#expr))),
         None => quote!(#p::None),
     }
 }
@@ -233,12 +240,15 @@ fn build_arg(p: &Private, arg: &Arg) -> TokenStream {
     let value = build_value(p, arg);
     // An option read from the environment: a bad value names the variable.
     match (&arg.env, arg.action) {
-        (Some(env), Action::Set | Action::Append) => quote! {{
-            __ctx.reading_env(#p::Some(#env));
-            let __value = (|| #p::Ok::<_, #p::ArgError>(#value))();
-            __ctx.reading_env(#p::None);
-            #p::tri!(__value)
-        }},
+        (Some(env), Action::Set | Action::Append) => {
+            let env = env_tokens(p, env);
+            quote! {{
+                __ctx.reading_env(#p::Some(#env));
+                let __value = (|| #p::Ok::<_, #p::ArgError>(#value))();
+                __ctx.reading_env(#p::None);
+                #p::tri!(__value)
+            }}
+        }
         _ => value,
     }
 }
@@ -281,20 +291,29 @@ fn build_value(p: &Private, arg: &Arg) -> TokenStream {
             let sets = arg.action == Action::SetTrue;
             match &arg.env {
                 Some(env) => {
+                    let env = env_tokens(p, env);
                     quote_spanned!(span=> #p::tri!(#ctx.flag_env(#name, #sets, #env, #conv)))
                 }
                 None => quote!(#p::tri!(#ctx.flag(#name, #sets))),
             }
         }
         (Action::Count, _, _) if arg.default.is_some() || !arg.default_ifs.is_empty() => {
+            let conv = count_converter(p, arg);
             quote_spanned! {span=>
-                ::core::convert::From::from(#p::tri!(#ctx.count_default(#name, #defaults, #p::convert::Integer::<u8>::new())))
+                ::core::convert::From::from(#p::tri!(#ctx.count_default(#name, #defaults, #conv)))
             }
         }
-        (Action::Count, _, _) => match &arg.env {
-            Some(env) => quote_spanned! {span=>
-                ::core::convert::From::from(#p::tri!(#ctx.count_env(#name, #env, #p::convert::Integer::<u8>::new())))
-            },
+        (Action::Count, _, _) => match arg.env.as_ref().map(|env| env_tokens(p, env)) {
+            Some(env) => {
+                let conv = count_converter(p, arg);
+                quote_spanned! {span=>
+                    ::core::convert::From::from(#p::tri!(#ctx.count_env(#name, #env, #conv)))
+                }
+            }
+            None if matches!(arg.value, ValueKind::Range { .. }) => {
+                let conv = count_converter(p, arg);
+                quote!(::core::convert::From::from(#p::tri!(#ctx.count_in(#name, &#conv))))
+            }
             None => quote!(::core::convert::From::from(#p::tri!(#ctx.count(#name)))),
         },
         (Action::Info, _, _) => unreachable!("help and version flags are built directly"),

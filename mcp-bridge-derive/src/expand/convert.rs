@@ -29,12 +29,18 @@ pub(super) fn converter(p: &Private, arg: &Arg) -> TokenStream {
             quote!(#p::convert::Integer::<#inner>::new().range(#min, #max))
         }
         ValueKind::Parser(parser) => {
-            // The duration notation is promised only for the parser it
-            // describes; another parser of durations gets a plain string
-            // (its help text says what it takes).
+            // The JSON type follows the field's type only where clap's own
+            // typed parser reads the text (`value_parser!(u16).range(1..N)`,
+            // `BoolishValueParser`): a function or type of the CLI's reads
+            // text of its own notation (`"1MB"` for a `u64`), given as the
+            // string a command line gives it. The duration notation is
+            // promised only for the parser it describes.
             let value_type = match arg.inner_builtin {
-                Some(Builtin::Duration) if !is_humantime(parser) => quote!(#p::ValueType::string()),
-                builtin => value_type_of(p, builtin, inner),
+                Some(Builtin::Duration) if is_humantime(parser) => {
+                    quote!(#p::value_types::duration())
+                }
+                builtin if is_clap_typed_parser(parser) => value_type_of(p, builtin, inner),
+                _ => quote!(#p::ValueType::string()),
             };
             quote_spanned! {parser.span()=>
                 {
@@ -52,12 +58,29 @@ pub(super) fn converter(p: &Private, arg: &Arg) -> TokenStream {
             value_builtin,
         } => match value_builtin {
             Some(builtin) => builtin_converter(p, *builtin, value),
-            None => auto_converter(p, value),
+            None => auto_converter(p, value, &quote!(false)),
         },
-        ValueKind::Auto => auto_converter(p, inner),
+        ValueKind::Auto => auto_converter(p, inner, ignore_case),
         ValueKind::Json => {
             quote_spanned!(inner.span()=> #p::convert::Json::<#inner>::new())
         }
+    }
+}
+
+/// The converter a counted flag's count goes through: clap runs it
+/// through the argument's value parser, `u8`'s unless a literal range
+/// narrows it (`value_parser!(u8).range(0..3)`).
+pub(super) fn count_converter(p: &Private, arg: &Arg) -> TokenStream {
+    match &arg.value {
+        ValueKind::Range { min, max } => {
+            let bound = |b: &Option<i128>| match b {
+                Some(n) => quote!(#p::Some(#n)),
+                None => quote!(#p::None),
+            };
+            let (min, max) = (bound(min), bound(max));
+            quote!(#p::convert::Integer::<u8>::new().range(#min, #max))
+        }
+        _ => quote!(#p::convert::Integer::<u8>::new()),
     }
 }
 
@@ -75,7 +98,7 @@ fn builtin_converter(p: &Private, builtin: Builtin, ty: &Type) -> TokenStream {
         Builtin::SocketAddr => {
             quote!(#p::convert::Parse::<#ty>::new(#p::value_types::socket_addr()))
         }
-        Builtin::Duration => auto_converter(p, ty),
+        Builtin::Duration => auto_converter(p, ty, &quote!(false)),
     }
 }
 
@@ -96,14 +119,46 @@ pub(super) fn value_type_of(p: &Private, builtin: Option<Builtin>, ty: &Type) ->
     }
 }
 
+/// A parser of clap's own that reads the field's type as clap reads it:
+/// `value_parser!(T)` with any builder steps after it (`.range(..)`,
+/// `.map(..)`), or one of clap's typed parsers (`RangedI64ValueParser`,
+/// `BoolishValueParser`...), by the last segments of its path.
+fn is_clap_typed_parser(parser: &syn::Expr) -> bool {
+    const TYPED: &[&str] = &[
+        "RangedI64ValueParser",
+        "RangedU64ValueParser",
+        "BoolValueParser",
+        "BoolishValueParser",
+        "FalseyValueParser",
+    ];
+    match parser {
+        syn::Expr::Macro(mac) => mac
+            .mac
+            .path
+            .segments
+            .last()
+            .is_some_and(|s| s.ident == "value_parser"),
+        syn::Expr::MethodCall(call) => is_clap_typed_parser(&call.receiver),
+        syn::Expr::Paren(inner) => is_clap_typed_parser(&inner.expr),
+        syn::Expr::Call(call) => is_clap_typed_parser(&call.func),
+        syn::Expr::Path(path) => path
+            .path
+            .segments
+            .iter()
+            .any(|s| TYPED.iter().any(|t| s.ident == t)),
+        _ => false,
+    }
+}
+
 /// `humantime::parse_duration` (any path ending so): the parser whose
 /// notation `value_types::duration` describes.
 fn is_humantime(parser: &syn::Expr) -> bool {
     path_ends_with(parser, &["humantime", "parse_duration"])
 }
 
-/// A converter chosen by trait resolution, in clap's order.
-fn auto_converter(p: &Private, ty: &Type) -> TokenStream {
+/// A converter chosen by trait resolution, in clap's order, handed the
+/// argument's `ignore_case` (which the parser clap picks reads).
+fn auto_converter(p: &Private, ty: &Type, ignore_case: &dyn quote::ToTokens) -> TokenStream {
     quote_spanned! {ty.span()=>
         {
             #[allow(unused_imports)]
@@ -111,7 +166,7 @@ fn auto_converter(p: &Private, ty: &Type) -> TokenStream {
                 ViaFactory as _, ViaFromOsStr as _, ViaFromOsString as _, ViaFromStr as _,
                 ViaFromStrRef as _, ViaFromString as _, ViaNothing as _, ViaValueEnum as _,
             };
-            (&&&&&&&#p::convert::auto::Probe::<#ty>(#p::PhantomData)).converter()
+            (&&&&&&&#p::convert::auto::Probe::<#ty>(#p::PhantomData)).converter(#ignore_case)
         }
     }
 }

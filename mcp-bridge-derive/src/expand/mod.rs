@@ -17,7 +17,7 @@ use proc_macro2::{Group, Span, TokenStream, TokenTree};
 use quote::{quote, ToTokens};
 
 use crate::model::{
-    BoolValue, CharValue, Container, Field, FieldKind, Input, Variant, VariantKind,
+    BoolValue, CharValue, Container, EnvName, Field, FieldKind, Input, Variant, VariantKind,
 };
 
 pub(crate) use self::fallback::fallback;
@@ -69,6 +69,25 @@ pub(crate) fn delimiter_tokens(p: &Private, delimiter: Option<&CharValue>) -> To
         None => quote!(#p::None),
         Some(CharValue::Lit(c)) => quote!(#p::Some(#c)),
         Some(CharValue::Expr(expr)) => quote!(#p::delimiter(#expr)),
+    }
+}
+
+/// The variable an argument reads, as a `&'static str` for the build: the
+/// literal, or the user's expression through clap's conversions (one that
+/// unsets it, `None`, is the empty name, which no variable has).
+pub(crate) fn env_tokens(p: &Private, env: &EnvName) -> TokenStream {
+    match env {
+        EnvName::Lit(name) => quote!(#name),
+        EnvName::Expr(expr) => quote!(#p::Option::unwrap_or(#p::env_name(#expr), "")),
+    }
+}
+
+/// The variable as the spec's `Option<&'static str>`.
+pub(crate) fn env_option_tokens(p: &Private, env: Option<&EnvName>) -> TokenStream {
+    match env {
+        None => quote!(#p::None),
+        Some(EnvName::Lit(name)) => quote!(#p::Some(#name)),
+        Some(EnvName::Expr(expr)) => quote!(#p::env_name(#expr)),
     }
 }
 
@@ -276,7 +295,7 @@ fn expand_enum(p: &Private, container: &Container<'_>, variants: &[Variant<'_>])
 fn root_impl(p: &Private, container: &Container<'_>) -> TokenStream {
     let ident = container.ident;
     let (impl_generics, ty_generics, where_clause) = container.generics.split_for_impl();
-    let root_name = root_name(container);
+    let root_name = root_name(p, container);
     quote! {
         #[automatically_derived]
         impl #impl_generics #p::McpRoot for #ident #ty_generics #where_clause {
@@ -296,9 +315,11 @@ fn root_impl(p: &Private, container: &Container<'_>) -> TokenStream {
 }
 
 /// `#[command(name)]`, or the package name, as clap names a root.
-fn root_name(container: &Container<'_>) -> TokenStream {
+fn root_name(p: &Private, container: &Container<'_>) -> TokenStream {
     match &container.name {
-        Some(name) => quote!(#name),
+        Some(name @ syn::Expr::Lit(_)) => quote!(#name),
+        // As clap's `Command::name` takes it (`impl Into<Str>`).
+        Some(name) => quote!(#p::name_text(#name)),
         None => quote!(::core::env!("CARGO_PKG_NAME")),
     }
 }

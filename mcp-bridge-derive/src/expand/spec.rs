@@ -6,8 +6,8 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::arg::{arity_tokens, default_texts, is_str_literal, literal_default_text};
-use super::convert::{converter, value_type_of};
-use super::{delimiter_tokens, Private};
+use super::convert::{converter, count_converter, value_type_of};
+use super::{delimiter_tokens, env_option_tokens, Private};
 use crate::model::{
     Action, Arg, ArgRelations, BoolValue, Container, DefaultIfs, DefaultValue, Field, FieldKind,
     GroupDecl, Layer, NumArgs, Shape, Spanned, TaskMode, Text, ValueKind, Variant, VariantKind,
@@ -51,7 +51,11 @@ fn mut_arg_tokens(p: &Private, layer: &Layer, target: &TokenStream) -> TokenStre
         .mut_args
         .iter()
         .map(|(id, f)| quote!(#p::mut_arg(&mut *#target, #id, #f);));
-    quote!(#(#calls)*)
+    let all = layer
+        .mut_all
+        .iter()
+        .map(|f| quote!(#p::mut_args(&mut *#target, #f);));
+    quote!(#(#calls)* #(#all)*)
 }
 
 /// The body of an enum's `mcp_augment_subcommands(__cmd)`: one command
@@ -177,13 +181,17 @@ fn subcommand_node(
     }}
 }
 
-/// A help or version text: a `&str` expression.
-pub(super) fn text_tokens(text: &Text) -> TokenStream {
+/// A help text as an `Option<&'static str>` expression: a literal, or the
+/// user's expression as clap takes it (`IntoResettable<StyledStr>`: any
+/// string type, or `None`, which unsets it).
+pub(super) fn text_tokens(p: &Private, text: &Text) -> TokenStream {
     match text {
-        Text::Lit(text) => quote!(#text),
-        Text::Expr(expr) => quote!(#expr),
-        Text::PkgDescription => quote!(::core::env!("CARGO_PKG_DESCRIPTION")),
-        Text::PkgVersion => quote!(::core::env!("CARGO_PKG_VERSION")),
+        Text::Lit(text) => quote!(#p::Some(#text)),
+        // A string literal is static data as it is.
+        Text::Expr(expr) if is_str_literal(expr) => quote!(#p::Some(#expr)),
+        Text::Expr(expr) => quote!(#p::help_text(#expr)),
+        Text::PkgDescription => quote!(#p::Some(::core::env!("CARGO_PKG_DESCRIPTION"))),
+        Text::PkgVersion => quote!(#p::Some(::core::env!("CARGO_PKG_VERSION"))),
     }
 }
 
@@ -196,8 +204,8 @@ fn layer_tokens(p: &Private, layer: &Layer) -> TokenStream {
         None => None,
         Some(None) => Some(quote!(#p::Some(#p::None))),
         Some(Some(text)) => {
-            let text = text_tokens(text);
-            Some(quote!(#p::Some(#p::Some(#text))))
+            let text = text_tokens(p, text);
+            Some(quote!(#p::Some(#text)))
         }
     };
     if let Some(about) = opt_opt(&layer.about) {
@@ -206,12 +214,30 @@ fn layer_tokens(p: &Private, layer: &Layer) -> TokenStream {
     if let Some(long_about) = opt_opt(&layer.long_about) {
         fields.push(quote!(long_about: #long_about));
     }
-    if let Some(hide) = &layer.hide {
-        fields.push(quote!(hide: #p::Some(#hide)));
+    for (value, field) in [
+        (&layer.hide, quote!(hide)),
+        (&layer.subcommand_required, quote!(subcommand_required)),
+        (
+            &layer.args_conflicts_with_subcommands,
+            quote!(args_conflicts_with_subcommands),
+        ),
+        (
+            &layer.subcommand_negates_reqs,
+            quote!(subcommand_negates_reqs),
+        ),
+    ] {
+        if let Some(value) = value {
+            fields.push(quote!(#field: #p::Some(#value)));
+        }
     }
     if let Some(version) = &layer.version {
-        let version = text_tokens(version);
-        fields.push(quote!(version: #p::Some(#version)));
+        // `version = EXPR` is clap's `IntoResettable<Str>`: a `String`
+        // only with clap's `string` feature, as clap takes it.
+        let version = match version {
+            Text::Expr(expr) if !is_str_literal(expr) => quote!(#p::str_text(#expr)),
+            text => text_tokens(p, text),
+        };
+        fields.push(quote!(version: #version));
     }
     let aliases = &layer.aliases;
     if !aliases.is_empty() {
@@ -355,7 +381,10 @@ fn param_spec(p: &Private, arg: &Arg) -> (TokenStream, TokenStream) {
         // Hidden, and its type may have no JSON conversion at all.
         _ if arg.direct.is_some() => quote!(#p::ValueType::string()),
         (Action::SetTrue | Action::SetFalse, _) => quote!(#p::ValueType::Boolean),
-        (Action::Count, _) => quote!(#p::value_types::integer::<u8>()),
+        (Action::Count, _) => {
+            let conv = count_converter(p, arg);
+            quote!(#p::Converter::schema_type(&#conv))
+        }
         (
             _,
             ValueKind::KeyValue {
@@ -369,11 +398,11 @@ fn param_spec(p: &Private, arg: &Arg) -> (TokenStream, TokenStream) {
         }
         (_, ValueKind::Map { .. }) => {
             let conv = converter(p, arg);
-            quote!(#p::ValueType::Map { values: #p::Box::new(#p::Converter::value_type(&#conv)) })
+            quote!(#p::ValueType::Map { values: #p::Box::new(#p::Converter::schema_type(&#conv)) })
         }
         _ => {
             let conv = converter(p, arg);
-            quote!(#p::Converter::value_type(&#conv))
+            quote!(#p::Converter::schema_type(&#conv))
         }
     };
     let opt = |value: Option<TokenStream>| match value {
@@ -411,7 +440,7 @@ fn param_spec(p: &Private, arg: &Arg) -> (TokenStream, TokenStream) {
         Action::Info => unreachable!("help and version flags are no parameter"),
     };
     let relations = relation_tokens(p, &arg.relations);
-    let env = opt(arg.env.as_ref().map(|name| quote!(#name)));
+    let env = env_option_tokens(p, arg.env.as_ref());
     let nullable = arg.value_optional || arg.shape == Shape::OptionOption;
     // A `num_args` expression is a call: it is applied after the data, which
     // stays static.
@@ -431,14 +460,13 @@ fn param_spec(p: &Private, arg: &Arg) -> (TokenStream, TokenStream) {
             _ => (quote!(&[]), default_texts(p, arg)),
         };
     let description = match (&arg.long_help, &arg.help) {
-        (Some(long), _) => {
-            let long = text_tokens(long);
-            quote!(#p::Some(#long))
+        // A long help that may unset itself falls back to the short one.
+        (Some(long @ Text::Expr(_)), Some(short)) => {
+            let (long, short) = (text_tokens(p, long), text_tokens(p, short));
+            quote!(#p::Option::or(#long, #short))
         }
-        (None, Some(short)) => {
-            let short = text_tokens(short);
-            quote!(#p::Some(#short))
-        }
+        (Some(long), _) => text_tokens(p, long),
+        (None, Some(short)) => text_tokens(p, short),
         (None, None) => quote!(#p::None),
     };
     let (aliases, short_aliases) = (&arg.aliases, &arg.short_aliases);
@@ -485,9 +513,17 @@ fn param_spec(p: &Private, arg: &Arg) -> (TokenStream, TokenStream) {
         DefaultIfs::One(other, predicate, default) => {
             quote!(.default_if(#p::default_if(#other, #predicate, #default)))
         }
+        DefaultIfs::Values(other, predicate, defaults) => {
+            quote!(.default_if(#p::default_values_if(#other, #predicate, #defaults)))
+        }
         DefaultIfs::Many(list) => quote! {
             .default_ifs(::core::iter::IntoIterator::into_iter(#list).map(
                 |(__arg, __predicate, __default)| #p::default_if(__arg, __predicate, __default),
+            ))
+        },
+        DefaultIfs::ManyValues(list) => quote! {
+            .default_ifs(::core::iter::IntoIterator::into_iter(#list).map(
+                |(__arg, __predicate, __defaults)| #p::default_values_if(__arg, __predicate, __defaults),
             ))
         },
     });
@@ -495,6 +531,10 @@ fn param_spec(p: &Private, arg: &Arg) -> (TokenStream, TokenStream) {
     let last = match &arg.last {
         BoolValue::Lit(false) => None,
         last => Some(quote!(.last(#last))),
+    };
+    let ignore_case = match &arg.ignore_case {
+        BoolValue::Lit(false) => None,
+        ignore_case => Some(quote!(.ignore_case(#ignore_case))),
     };
     let arity_after = (arg.multiple() && computed_arity).then(|| {
         let arity = arity_tokens(p, arg);
@@ -529,7 +569,10 @@ fn param_spec(p: &Private, arg: &Arg) -> (TokenStream, TokenStream) {
             #computed_defaults,
             #delimiter,
     };
-    (data, quote!(#arity_after #last #(#default_ifs)*))
+    (
+        data,
+        quote!(#arity_after #last #ignore_case #(#default_ifs)*),
+    )
 }
 
 /// A string literal (static data), as opposed to an expression evaluated

@@ -6,13 +6,13 @@ use syn::{Expr, Ident, Type};
 
 use super::attr::{self, keys, ClapAttrKind, ClapItem, McpPlace};
 use super::doc::doc_help;
-use super::lit::{int_literal, path_ends_with};
-use super::naming::{unraw, Casing};
+use super::lit::{int_literal, path_ends_with, str_literal};
+use super::naming::{unraw, Naming};
 use super::{option_text, relations, ty};
 use crate::ctxt::Ctxt;
 use crate::model::{
-    Action, Arg, BoolValue, CharValue, DefaultIfs, DefaultValue, Direct, DirectValue, NumArgs,
-    Shape, Text, ValueKind,
+    Action, Arg, BoolValue, CharValue, DefaultIfs, DefaultValue, Direct, DirectValue, EnvName,
+    Missing, NumArgs, Shape, Text, ValueKind,
 };
 
 pub(super) fn arg(
@@ -20,8 +20,9 @@ pub(super) fn arg(
     field: &syn::Field,
     ident: &Ident,
     items: &[ClapItem],
-    casing: Casing,
+    naming: Naming,
 ) -> Arg {
+    let casing = naming.casing;
     let mut id = unraw(ident);
     let mut id_assigned = false;
     let mut long = None;
@@ -96,12 +97,15 @@ pub(super) fn arg(
             keys::VALUE_PARSER => value_parser = item.expr().cloned(),
             // clap takes no value here (and reports one itself).
             keys::VALUE_ENUM => value_enum = true,
-            keys::DEFAULT_VALUE => {
+            keys::DEFAULT_VALUE | keys::DEFAULT_VALUE_OS => {
                 if let Some(expr) = item.expr() {
-                    default = DefaultValue::Texts(vec![expr.clone()]);
+                    default = match str_literal(expr) {
+                        Some(_) => DefaultValue::Texts(vec![expr.clone()]),
+                        None => DefaultValue::One(expr.clone()),
+                    };
                 }
             }
-            keys::DEFAULT_VALUES => {
+            keys::DEFAULT_VALUES | keys::DEFAULT_VALUES_OS => {
                 let literal = match item.expr() {
                     Some(Expr::Array(array)) => Some(array),
                     Some(Expr::Reference(r)) => match &*r.expr {
@@ -125,7 +129,18 @@ pub(super) fn arg(
                     default = DefaultValue::ValuesT(expr.clone());
                 }
             }
-            keys::DEFAULT_MISSING_VALUE => default_missing = item.expr().cloned(),
+            keys::DEFAULT_VALUE_OS_T => default = DefaultValue::OsT(item.expr().cloned()),
+            keys::DEFAULT_VALUES_OS_T => {
+                if let Some(expr) = item.expr() {
+                    default = DefaultValue::OsValuesT(expr.clone());
+                }
+            }
+            keys::DEFAULT_MISSING_VALUE | keys::DEFAULT_MISSING_VALUE_OS => {
+                default_missing = item.expr().cloned().map(Missing::One);
+            }
+            keys::DEFAULT_MISSING_VALUES | keys::DEFAULT_MISSING_VALUES_OS => {
+                default_missing = item.expr().cloned().map(Missing::Many);
+            }
             keys::REQUIRED => {
                 required = item.literal_bool(cx, "the input schema says which properties are required");
             }
@@ -145,17 +160,44 @@ pub(super) fn arg(
                     None => None,
                 }
             }
-            keys::ENV => {
-                env = Some(match item.lit_str() {
-                    Some(name) => name,
-                    None if item.expr().is_some() => {
-                        cx.error_at(&item.key, "mcp-bridge reads `env` only as a string literal");
-                        continue;
-                    }
-                    None => Casing::ScreamingSnake.apply(&id),
+            // clap 3's switch, still in clap 4: on, `,` unless a delimiter
+            // is set already; off, none.
+            keys::USE_VALUE_DELIMITER => match item.bool_value() {
+                BoolValue::Lit(true) => {
+                    delimiter = delimiter.or(Some(CharValue::Lit(',')));
+                }
+                BoolValue::Lit(false) => delimiter = None,
+                BoolValue::Expr(expr) => {
+                    let before = match delimiter.take() {
+                        Some(CharValue::Lit(c)) => quote::quote!(::core::option::Option::Some(#c)),
+                        Some(CharValue::Expr(e)) => quote::quote!(::core::option::Option::<char>::from(#e)),
+                        None => quote::quote!(::core::option::Option::None),
+                    };
+                    let expr: Expr = syn::parse_quote! {
+                        match #expr {
+                            true => ::core::option::Option::Some(::core::option::Option::unwrap_or(#before, ',')),
+                            false => ::core::option::Option::<char>::None,
+                        }
+                    };
+                    delimiter = Some(CharValue::Expr(expr));
+                }
+            },
+            keys::ENV | keys::ENV_OS => {
+                env = Some(match (item.lit_str(), item.expr()) {
+                    (Some(name), _) => EnvName::Lit(name),
+                    (None, Some(expr)) => EnvName::Expr(expr.clone()),
+                    (None, None) => EnvName::Lit(naming.env.apply(&id)),
                 });
             }
-            keys::NUM_ARGS => match item.expr() {
+            keys::RAW
+                if item
+                    .literal_bool(cx, "it decides whether the property is a list")
+                    .unwrap_or(false) =>
+            {
+                num_args.get_or_insert(NumArgs::Lit(1, None));
+                last = BoolValue::Lit(true);
+            }
+            keys::NUM_ARGS | keys::NUMBER_OF_VALUES => match item.expr() {
                 Some(expr) => match literal_arity(expr) {
                     Some(range) => {
                         value_optional = range.0 == 0;
@@ -195,18 +237,23 @@ pub(super) fn arg(
                 ),
             },
             // Malformed, clap's own call reports it.
-            keys::DEFAULT_VALUE_IF => {
+            keys::DEFAULT_VALUE_IF | keys::DEFAULT_VALUE_IF_OS | keys::DEFAULT_VALUES_IF => {
                 if let Some([arg, predicate, default]) = item.call_args().as_deref() {
-                    default_ifs.push(DefaultIfs::One(
-                        arg.clone(),
-                        predicate.clone(),
-                        default.clone(),
-                    ));
+                    let (arg, predicate, default) = (arg.clone(), predicate.clone(), default.clone());
+                    default_ifs.push(match item.is(keys::DEFAULT_VALUES_IF) {
+                        true => DefaultIfs::Values(arg, predicate, default),
+                        false => DefaultIfs::One(arg, predicate, default),
+                    });
                 }
             }
-            keys::DEFAULT_VALUE_IFS => {
+            keys::DEFAULT_VALUE_IFS | keys::DEFAULT_VALUE_IFS_OS => {
                 if let Some(expr) = item.expr() {
                     default_ifs.push(DefaultIfs::Many(expr.clone()));
+                }
+            }
+            keys::DEFAULT_VALUES_IFS => {
+                if let Some(expr) = item.expr() {
+                    default_ifs.push(DefaultIfs::ManyValues(expr.clone()));
                 }
             }
             _ => {}

@@ -40,6 +40,7 @@ pub(crate) mod keys {
     pub(crate) const VERSION: &str = "version";
     pub(crate) const HIDE: &str = "hide";
     pub(crate) const RENAME_ALL: &str = "rename_all";
+    pub(crate) const RENAME_ALL_ENV: &str = "rename_all_env";
     pub(crate) const VERBATIM_DOC_COMMENT: &str = "verbatim_doc_comment";
     pub(crate) const SKIP: &str = "skip";
     pub(crate) const FLATTEN: &str = "flatten";
@@ -55,22 +56,44 @@ pub(crate) mod keys {
     pub(crate) const VALUE_PARSER: &str = "value_parser";
     pub(crate) const VALUE_ENUM: &str = "value_enum";
     pub(crate) const DEFAULT_VALUE: &str = "default_value";
+    pub(crate) const DEFAULT_VALUE_OS: &str = "default_value_os";
     pub(crate) const DEFAULT_VALUES: &str = "default_values";
+    pub(crate) const DEFAULT_VALUES_OS: &str = "default_values_os";
     pub(crate) const DEFAULT_VALUE_T: &str = "default_value_t";
     pub(crate) const DEFAULT_VALUES_T: &str = "default_values_t";
+    pub(crate) const DEFAULT_VALUE_OS_T: &str = "default_value_os_t";
+    pub(crate) const DEFAULT_VALUES_OS_T: &str = "default_values_os_t";
     pub(crate) const DEFAULT_MISSING_VALUE: &str = "default_missing_value";
+    pub(crate) const DEFAULT_MISSING_VALUE_OS: &str = "default_missing_value_os";
+    pub(crate) const DEFAULT_MISSING_VALUES: &str = "default_missing_values";
+    pub(crate) const DEFAULT_MISSING_VALUES_OS: &str = "default_missing_values_os";
     pub(crate) const DEFAULT_VALUE_IF: &str = "default_value_if";
+    pub(crate) const DEFAULT_VALUE_IF_OS: &str = "default_value_if_os";
+    pub(crate) const DEFAULT_VALUES_IF: &str = "default_values_if";
     pub(crate) const DEFAULT_VALUE_IFS: &str = "default_value_ifs";
+    pub(crate) const DEFAULT_VALUE_IFS_OS: &str = "default_value_ifs_os";
+    pub(crate) const DEFAULT_VALUES_IFS: &str = "default_values_ifs";
     pub(crate) const REQUIRED: &str = "required";
     pub(crate) const GLOBAL: &str = "global";
     pub(crate) const LAST: &str = "last";
     pub(crate) const MUT_ARG: &str = "mut_arg";
+    pub(crate) const MUT_ARGS: &str = "mut_args";
+    pub(crate) const SUBCOMMAND_REQUIRED: &str = "subcommand_required";
+    pub(crate) const ARGS_CONFLICTS_WITH_SUBCOMMANDS: &str = "args_conflicts_with_subcommands";
+    pub(crate) const SUBCOMMAND_NEGATES_REQS: &str = "subcommand_negates_reqs";
     pub(crate) const HELP: &str = "help";
     pub(crate) const LONG_HELP: &str = "long_help";
     pub(crate) const IGNORE_CASE: &str = "ignore_case";
     pub(crate) const VALUE_DELIMITER: &str = "value_delimiter";
+    /// clap 3's name: `true` is `value_delimiter = ','`.
+    pub(crate) const USE_VALUE_DELIMITER: &str = "use_value_delimiter";
     pub(crate) const ENV: &str = "env";
+    pub(crate) const ENV_OS: &str = "env_os";
     pub(crate) const NUM_ARGS: &str = "num_args";
+    /// clap 3's name for `num_args` of one count.
+    pub(crate) const NUMBER_OF_VALUES: &str = "number_of_values";
+    /// `raw = true`: `num_args(1..)` unless set, `last`, hyphens taken.
+    pub(crate) const RAW: &str = "raw";
     pub(crate) const ALIAS: &str = "alias";
     pub(crate) const ALIASES: &str = "aliases";
     pub(crate) const VISIBLE_ALIAS: &str = "visible_alias";
@@ -95,15 +118,9 @@ pub(crate) mod keys {
     pub(crate) const MULTIPLE: &str = "multiple";
     pub(crate) const ARG: &str = "arg";
     pub(crate) const ARGS: &str = "args";
-
-    // Relations mcp-bridge refuses.
+    pub(crate) const REQUIRED_IF_EQ_ANY: &str = "required_if_eq_any";
     pub(crate) const OVERRIDES_WITH: &str = "overrides_with";
     pub(crate) const OVERRIDES_WITH_ALL: &str = "overrides_with_all";
-    pub(crate) const REQUIRES_IF: &str = "requires_if";
-    pub(crate) const REQUIRES_IFS: &str = "requires_ifs";
-    pub(crate) const REQUIRED_IF_EQ_ANY: &str = "required_if_eq_any";
-    pub(crate) const REQUIRED_IF_EQ_ALL: &str = "required_if_eq_all";
-    pub(crate) const CONFLICTS_WITH_EVERYTHING: &str = "conflicts_with_everything";
 }
 
 /// The keys `#[mcp(...)]` understands.
@@ -314,7 +331,10 @@ impl Parse for ClapItem {
 /// structopt's `#[structopt(...)]`), which clap 4 still reads, means
 /// `#[arg]` on a field and `#[command]` on a struct, an enum or a variant
 /// (`on_field`).
-pub(crate) fn clap_items(attrs: &[Attribute], on_field: bool) -> Vec<ClapItem> {
+///
+/// Every key is looked up in clap's keys (`clap_keys`): one mcp-bridge
+/// does not know, or refuses, is an error here.
+pub(crate) fn clap_items(cx: &Ctxt, attrs: &[Attribute], on_field: bool) -> Vec<ClapItem> {
     let mut items = Vec::new();
     for attr in attrs {
         let path = attr.path();
@@ -345,6 +365,7 @@ pub(crate) fn clap_items(attrs: &[Attribute], on_field: bool) -> Vec<ClapItem> {
             }));
         }
     }
+    super::clap_keys::check_keys(cx, &items);
     items
 }
 

@@ -4,6 +4,7 @@
 
 mod arg;
 mod attr;
+pub(crate) mod clap_keys;
 mod doc;
 pub(crate) mod lit;
 mod naming;
@@ -18,18 +19,18 @@ use syn::Expr;
 
 use self::attr::{keys, ClapAttrKind, ClapItem, McpPlace};
 use self::doc::doc_help;
-use self::naming::{unraw, Casing};
+use self::naming::{unraw, Casing, Naming};
 use crate::ctxt::Ctxt;
 use crate::model::{Container, Field, FieldKind, Input, Layer, Text, Variant, VariantKind};
 
 pub(crate) fn from_syn<'a>(cx: &Ctxt, input: &'a syn::DeriveInput) -> Option<Input<'a>> {
-    let items = attr::clap_items(&input.attrs, false);
-    let casing = casing_of(cx, &items).unwrap_or(Casing::Kebab);
+    let items = attr::clap_items(cx, &input.attrs, false);
+    let naming = naming_of(cx, &items, Naming::DEFAULT);
     let container = Container {
         ident: &input.ident,
         generics: &input.generics,
         layer: layer(cx, &input.attrs, &items, McpPlace::Container),
-        name: attr::last(&items, keys::NAME).and_then(|i| i.expr().cloned()),
+        name: command_name(&items).and_then(|i| i.expr().cloned()),
         group: match &input.data {
             syn::Data::Struct(_) => relations::struct_group(cx, &items, &input.ident.to_string()),
             _ => None,
@@ -38,14 +39,14 @@ pub(crate) fn from_syn<'a>(cx: &Ctxt, input: &'a syn::DeriveInput) -> Option<Inp
     };
     match &input.data {
         syn::Data::Struct(data) => {
-            let fields = fields(cx, &data.fields, casing, "");
+            let fields = fields(cx, &data.fields, naming, "");
             Some(Input::Struct(container, fields))
         }
         syn::Data::Enum(data) => {
             let variants = data
                 .variants
                 .iter()
-                .map(|v| variant(cx, v, casing))
+                .map(|v| variant(cx, v, naming))
                 .collect();
             Some(Input::Enum(container, variants))
         }
@@ -56,8 +57,26 @@ pub(crate) fn from_syn<'a>(cx: &Ctxt, input: &'a syn::DeriveInput) -> Option<Inp
     }
 }
 
-fn casing_of(cx: &Ctxt, items: &[ClapItem]) -> Option<Casing> {
-    let item = attr::last(items, keys::RENAME_ALL)?;
+/// A command's `name` (or `id`, which clap's derive reads as its name on
+/// a command, deprecated): the last one.
+fn command_name(items: &[ClapItem]) -> Option<&ClapItem> {
+    items
+        .iter()
+        .rev()
+        .find(|i| i.kind == ClapAttrKind::Command && (i.is(keys::NAME) || i.is(keys::ID)))
+}
+
+/// The naming of an item: its own `rename_all` and `rename_all_env` over
+/// what it inherits.
+pub(super) fn naming_of(cx: &Ctxt, items: &[ClapItem], inherited: Naming) -> Naming {
+    Naming {
+        casing: casing_of(cx, items, keys::RENAME_ALL).unwrap_or(inherited.casing),
+        env: casing_of(cx, items, keys::RENAME_ALL_ENV).unwrap_or(inherited.env),
+    }
+}
+
+fn casing_of(cx: &Ctxt, items: &[ClapItem], key: &str) -> Option<Casing> {
+    let item = attr::last(items, key)?;
     match item.lit_str() {
         Some(value) => Casing::parse(&value).or_else(|| {
             // clap rejects it too; say so once.
@@ -104,6 +123,18 @@ fn layer(cx: &Ctxt, attrs: &[syn::Attribute], items: &[ClapItem], place: McpPlac
                     layer.mut_args.push((id.clone(), f.clone()));
                 }
             }
+            keys::MUT_ARGS => {
+                if let Some([f]) = item.call_args().as_deref() {
+                    layer.mut_all.push(f.clone());
+                }
+            }
+            keys::SUBCOMMAND_REQUIRED => layer.subcommand_required = Some(item.bool_value()),
+            keys::ARGS_CONFLICTS_WITH_SUBCOMMANDS => {
+                layer.args_conflicts_with_subcommands = Some(item.bool_value());
+            }
+            keys::SUBCOMMAND_NEGATES_REQS => {
+                layer.subcommand_negates_reqs = Some(item.bool_value());
+            }
             keys::VERSION => {
                 layer.version = Some(match item.expr() {
                     Some(expr) => Text::Expr(expr.clone()),
@@ -148,8 +179,8 @@ fn option_text(expr: &Expr) -> Option<Text> {
 }
 
 /// The fields of a struct, or of the variant `scope` names.
-fn fields<'a>(cx: &Ctxt, fields: &'a syn::Fields, casing: Casing, scope: &str) -> Vec<Field<'a>> {
-    let mut fields = all_fields(cx, fields, casing);
+fn fields<'a>(cx: &Ctxt, fields: &'a syn::Fields, naming: Naming, scope: &str) -> Vec<Field<'a>> {
+    let mut fields = all_fields(cx, fields, naming);
     positional_names(&mut fields, scope);
     fields
 }
@@ -201,7 +232,7 @@ fn positional_names(fields: &mut [Field<'_>], scope: &str) {
     }
 }
 
-fn all_fields<'a>(cx: &Ctxt, fields: &'a syn::Fields, casing: Casing) -> Vec<Field<'a>> {
+fn all_fields<'a>(cx: &Ctxt, fields: &'a syn::Fields, naming: Naming) -> Vec<Field<'a>> {
     fields
         .iter()
         .enumerate()
@@ -210,7 +241,7 @@ fn all_fields<'a>(cx: &Ctxt, fields: &'a syn::Fields, casing: Casing) -> Vec<Fie
                 Some(ident) => syn::Member::Named(ident.clone()),
                 None => syn::Member::Unnamed(index.into()),
             };
-            let kind = field_kind(cx, field, casing)?;
+            let kind = field_kind(cx, field, naming)?;
             Some(Field {
                 member,
                 original: field,
@@ -220,8 +251,8 @@ fn all_fields<'a>(cx: &Ctxt, fields: &'a syn::Fields, casing: Casing) -> Vec<Fie
         .collect()
 }
 
-fn field_kind(cx: &Ctxt, field: &syn::Field, casing: Casing) -> Option<FieldKind> {
-    let items = attr::clap_items(&field.attrs, true);
+fn field_kind(cx: &Ctxt, field: &syn::Field, naming: Naming) -> Option<FieldKind> {
+    let items = attr::clap_items(cx, &field.attrs, true);
     for item in items.iter().rev() {
         match item.key.to_string().as_str() {
             keys::SKIP if item.kind != ClapAttrKind::Group => {
@@ -255,7 +286,13 @@ fn field_kind(cx: &Ctxt, field: &syn::Field, casing: Casing) -> Option<FieldKind
         );
         return None;
     };
-    let arg = Box::new(arg::arg(cx, field, ident, &items, casing));
+    let arg = Box::new(arg::arg(
+        cx,
+        field,
+        ident,
+        &items,
+        naming_of(cx, &items, naming),
+    ));
     Some(if from_global {
         FieldKind::FromGlobal(arg)
     } else {
@@ -267,10 +304,11 @@ fn reject_mcp_on_nesting(cx: &Ctxt, field: &syn::Field, place: McpPlace) {
     let _ = attr::mcp_attrs(cx, &field.attrs, place);
 }
 
-fn variant<'a>(cx: &Ctxt, variant: &'a syn::Variant, casing: Casing) -> Variant<'a> {
-    let items = attr::clap_items(&variant.attrs, false);
-    let inner_casing = casing_of(cx, &items).unwrap_or(casing);
-    let name_item = attr::last(&items, keys::NAME).filter(|i| i.kind == ClapAttrKind::Command);
+fn variant<'a>(cx: &Ctxt, variant: &'a syn::Variant, naming: Naming) -> Variant<'a> {
+    let items = attr::clap_items(cx, &variant.attrs, false);
+    let inner = naming_of(cx, &items, naming);
+    let inner_casing = inner.casing;
+    let name_item = command_name(&items);
     // A name that is no literal (`name = SOME_CONST`) is a `&'static str`
     // constant, evaluated where the compile-time tree check needs it.
     let name_expr = name_item
@@ -323,12 +361,9 @@ fn variant<'a>(cx: &Ctxt, variant: &'a syn::Variant, casing: Casing) -> Variant<
     } else {
         match &variant.fields {
             syn::Fields::Unit => VariantKind::Unit,
-            syn::Fields::Named(_) => VariantKind::Named(fields(
-                cx,
-                &variant.fields,
-                inner_casing,
-                &unraw(&variant.ident),
-            )),
+            syn::Fields::Named(_) => {
+                VariantKind::Named(fields(cx, &variant.fields, inner, &unraw(&variant.ident)))
+            }
             syn::Fields::Unnamed(_) => match newtype {
                 Some(ty) => VariantKind::Args(ty),
                 None => {
@@ -355,7 +390,7 @@ fn variant<'a>(cx: &Ctxt, variant: &'a syn::Variant, casing: Casing) -> Variant<
         ident: &variant.ident,
         name,
         name_expr,
-        name_span: attr::last(&items, keys::NAME)
+        name_span: command_name(&items)
             .and_then(ClapItem::expr)
             .map(|expr| expr.span()),
         layer,

@@ -56,6 +56,24 @@ impl Casing {
     }
 }
 
+/// The casings an item's names are made with: `rename_all` for long names
+/// and subcommands (kebab-case unless given), `rename_all_env` for the
+/// variables a bare `env` names (SCREAMING_SNAKE_CASE unless given). A
+/// type's apply to its fields and variants; a variant's or a field's own
+/// override them there, as in clap.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Naming {
+    pub(crate) casing: Casing,
+    pub(crate) env: Casing,
+}
+
+impl Naming {
+    pub(crate) const DEFAULT: Naming = Naming {
+        casing: Casing::Kebab,
+        env: Casing::ScreamingSnake,
+    };
+}
+
 /// A field or variant name without its `r#` prefix.
 pub(crate) fn unraw(ident: &syn::Ident) -> String {
     let s = ident.to_string();

@@ -66,6 +66,38 @@ fn pair(cx: &Ctxt, item: &ClapItem) -> Option<(String, String)> {
     }
 }
 
+/// `required_if_eq_any([("other", "value"), ...])`: any pair met makes the
+/// argument required, as several `required_if_eq` do.
+fn pairs(cx: &Ctxt, item: &ClapItem) -> Vec<(String, String)> {
+    let list = match item.expr() {
+        Some(Expr::Array(array)) => Some(&array.elems),
+        Some(Expr::Reference(reference)) => match &*reference.expr {
+            Expr::Array(array) => Some(&array.elems),
+            _ => None,
+        },
+        _ => None,
+    };
+    let read = |elem: &Expr| match elem {
+        Expr::Tuple(tuple) if tuple.elems.len() == 2 => {
+            Some((str_literal(&tuple.elems[0])?, str_literal(&tuple.elems[1])?))
+        }
+        _ => None,
+    };
+    match list.map(|elems| elems.iter().map(read).collect::<Option<Vec<_>>>()) {
+        Some(Some(pairs)) => pairs,
+        _ => {
+            cx.error_at(
+                item.expr().map_or(&item.key as &dyn quote::ToTokens, |e| {
+                    e as &dyn quote::ToTokens
+                }),
+                "mcp-bridge reads `required_if_eq_any` only as a list of pairs of string \
+                 literals, `[(\"other\", \"value\"), ...]`, so it can enforce it for MCP calls",
+            );
+            Vec::new()
+        }
+    }
+}
+
 /// Reads the relations of one argument.
 pub(crate) fn arg_relations(cx: &Ctxt, items: &[ClapItem]) -> ArgRelations {
     let mut out = ArgRelations::default();
@@ -89,19 +121,9 @@ pub(crate) fn arg_relations(cx: &Ctxt, items: &[ClapItem]) -> ArgRelations {
                 out.overrides_with.extend(strings(cx, item));
             }
             keys::GROUP | keys::GROUPS => out.groups.extend(strings(cx, item)),
-            keys::REQUIRES_IF
-            | keys::REQUIRES_IFS
-            | keys::REQUIRED_IF_EQ_ANY
-            | keys::REQUIRED_IF_EQ_ALL
-            | keys::CONFLICTS_WITH_EVERYTHING => cx.error_at(
-                &item.key,
-                format!(
-                    "`{}` is not supported by mcp-bridge yet, so MCP calls could not follow it; \
-                     express the rule with `conflicts_with`, `requires`, `required_unless_present` \
-                     or `required_if_eq`",
-                    item.key
-                ),
-            ),
+            keys::REQUIRED_IF_EQ_ANY => out.required_if_eq.extend(pairs(cx, item)),
+            // `requires_if(s)`, `required_if_eq_all`: refused with the
+            // other keys clap_keys refuses.
             _ => {}
         }
     }

@@ -1,11 +1,14 @@
 //! Picks a converter for a type the derive cannot classify by name, in
-//! the order clap's `value_parser!` does: `ValueEnum`, a
-//! `ValueParserFactory` with a typed parser, `From<OsString>`,
-//! `From<&OsStr>`, `From<String>`, `From<&str>`, `FromStr`.
+//! the order clap's `value_parser!` does: a `ValueParserFactory` with a
+//! typed parser, `ValueEnum`, `From<OsString>`, `From<&OsStr>`,
+//! `From<String>`, `From<&str>`, `FromStr`.
 //!
-//! Autoref specialisation: generated code calls `(&&&&&&&Probe::<T>).converter()`
-//! with every `Via*` trait in scope, and method lookup takes the first
-//! impl that applies. Generated code only.
+//! Autoref specialisation: generated code calls
+//! `(&&&&&&&Probe::<T>).converter(ignore_case)` with every `Via*` trait in
+//! scope, and method lookup takes the first impl that applies. The
+//! argument's `ignore_case` reaches the parser clap would pick (a
+//! `ValueEnum`'s, a factory's), whether or not `value_enum` is written.
+//! Generated code only.
 
 #![allow(missing_docs, unreachable_pub)]
 
@@ -22,83 +25,83 @@ pub struct Probe<T>(pub PhantomData<fn() -> T>);
 
 pub trait ViaValueEnum {
     type Converter;
-    fn converter(&self) -> Self::Converter;
+    fn converter(&self, ignore_case: bool) -> Self::Converter;
 }
-impl<T: ValueEnum> ViaValueEnum for &&&&&&&Probe<T> {
+impl<T: ValueEnum> ViaValueEnum for &&&&&&Probe<T> {
     type Converter = Enum<T>;
-    fn converter(&self) -> Enum<T> {
-        Enum::new(false)
+    fn converter(&self, ignore_case: bool) -> Enum<T> {
+        Enum::new(ignore_case)
     }
 }
 
 pub trait ViaFactory {
     type Converter;
-    fn converter(&self) -> Self::Converter;
+    fn converter(&self, ignore_case: bool) -> Self::Converter;
 }
-impl<T> ViaFactory for &&&&&&Probe<T>
+impl<T> ViaFactory for &&&&&&&Probe<T>
 where
     T: clap::builder::ValueParserFactory,
     T::Parser: TypedValueParser<Value = T>,
 {
     type Converter = ClapParser<T::Parser>;
-    fn converter(&self) -> Self::Converter {
-        ClapParser::new(T::value_parser(), ValueType::string())
+    fn converter(&self, ignore_case: bool) -> Self::Converter {
+        ClapParser::new(T::value_parser(), ValueType::string()).ignore_case(ignore_case)
     }
 }
 
 pub trait ViaFromOsString {
     type Converter;
-    fn converter(&self) -> Self::Converter;
+    fn converter(&self, ignore_case: bool) -> Self::Converter;
 }
 impl<T: From<std::ffi::OsString>> ViaFromOsString for &&&&&Probe<T> {
     type Converter = FromText<T>;
-    fn converter(&self) -> FromText<T> {
+    fn converter(&self, _ignore_case: bool) -> FromText<T> {
         FromText::new(|text| T::from(std::ffi::OsString::from(text)))
     }
 }
 
 pub trait ViaFromOsStr {
     type Converter;
-    fn converter(&self) -> Self::Converter;
+    fn converter(&self, ignore_case: bool) -> Self::Converter;
 }
 impl<T> ViaFromOsStr for &&&&Probe<T>
 where
     T: for<'a> From<&'a std::ffi::OsStr>,
 {
     type Converter = FromText<T>;
-    fn converter(&self) -> FromText<T> {
+    fn converter(&self, _ignore_case: bool) -> FromText<T> {
         FromText::new(|text| T::from(std::ffi::OsStr::new(text)))
     }
 }
 
 pub trait ViaFromString {
     type Converter;
-    fn converter(&self) -> Self::Converter;
+    fn converter(&self, ignore_case: bool) -> Self::Converter;
 }
 impl<T: From<String>> ViaFromString for &&&Probe<T> {
     type Converter = Text<T>;
-    fn converter(&self) -> Text<T> {
+    fn converter(&self, _ignore_case: bool) -> Text<T> {
         Text::new()
     }
 }
 
 pub trait ViaFromStrRef {
     type Converter;
-    fn converter(&self) -> Self::Converter;
+    fn converter(&self, ignore_case: bool) -> Self::Converter;
 }
 impl<T> ViaFromStrRef for &&Probe<T>
 where
     T: for<'a> From<&'a str>,
 {
     type Converter = FromText<T>;
-    fn converter(&self) -> FromText<T> {
+    fn converter(&self, _ignore_case: bool) -> FromText<T> {
         FromText::new(|text| T::from(text))
     }
 }
 
 pub trait ViaFromStr {
     type Converter;
-    fn converter(&self) -> Self::Converter;
+    fn converter(&self, ignore_case: bool) -> Self::Converter;
 }
 impl<T> ViaFromStr for &Probe<T>
 where
@@ -106,7 +109,7 @@ where
     T::Err: std::fmt::Display,
 {
     type Converter = Parse<T>;
-    fn converter(&self) -> Parse<T> {
+    fn converter(&self, _ignore_case: bool) -> Parse<T> {
         Parse::new(ValueType::string())
     }
 }
@@ -118,13 +121,13 @@ where
 /// at the field's type, instead of a list of every probe that failed.
 pub trait ViaNothing {
     type Value;
-    fn converter(&self) -> <Self::Value as McpValue>::Converter
+    fn converter(&self, ignore_case: bool) -> <Self::Value as McpValue>::Converter
     where
         Self::Value: McpValue;
 }
 impl<T> ViaNothing for Probe<T> {
     type Value = T;
-    fn converter(&self) -> <T as McpValue>::Converter
+    fn converter(&self, _ignore_case: bool) -> <T as McpValue>::Converter
     where
         T: McpValue,
     {

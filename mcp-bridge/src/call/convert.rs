@@ -37,6 +37,13 @@ pub trait Converter {
     type Output;
     /// The JSON type one value has.
     fn value_type(&self) -> ValueType;
+    /// The JSON type the tool's schema shows, found once when the tool
+    /// table is made: [`value_type`](Self::value_type) unless the
+    /// converter can tell more (a parser's integer bounds, found by asking
+    /// the parser).
+    fn schema_type(&self) -> ValueType {
+        self.value_type()
+    }
     /// Converts a value sent by the client.
     fn convert_json(&self, value: &Value) -> Result<Self::Output, ValueProblem>;
     /// Converts a value written as text: defaults, which clap stores as
@@ -716,6 +723,11 @@ impl<P: TypedValueParser> Converter for ClapParser<P> {
     fn value_type(&self) -> ValueType {
         self.value_type.clone()
     }
+    fn schema_type(&self) -> ValueType {
+        accepted_bounds(self.value_type.clone(), |n| {
+            self.convert_text(&n.to_string()).is_ok()
+        })
+    }
     fn convert_json(&self, value: &Value) -> Result<P::Value, ValueProblem> {
         let text = json_text(&self.value_type, value)?;
         self.convert_text(&text)
@@ -768,6 +780,11 @@ impl<T: std::any::Any + Clone + Send + Sync + 'static> Converter for ErasedParse
     fn value_type(&self) -> ValueType {
         self.value_type.clone()
     }
+    fn schema_type(&self) -> ValueType {
+        accepted_bounds(self.value_type.clone(), |n| {
+            self.convert_text(&n.to_string()).is_ok()
+        })
+    }
     fn convert_json(&self, value: &Value) -> Result<T, ValueProblem> {
         let text = json_text(&self.value_type, value)?;
         self.convert_text(&text)
@@ -798,8 +815,54 @@ impl<T: std::any::Any + Clone + Send + Sync + 'static> Converter for ErasedParse
     }
 }
 
+/// An integer type narrowed to the interval its parser accepts
+/// (`value_parser!(u16).range(1..PORTS)`, a `RangedI64ValueParser`): the
+/// parser is asked for the type's ends and, where it refuses one, the
+/// edge is found by bisection from a value it takes. A parser taking
+/// neither end nor any of 0, 1, -1 keeps the type's bounds (its own
+/// message says what it takes).
+fn accepted_bounds(value_type: ValueType, accepts: impl Fn(i128) -> bool) -> ValueType {
+    let ValueType::Integer {
+        minimum: Some(low),
+        maximum: Some(high),
+    } = value_type
+    else {
+        return value_type;
+    };
+    let (takes_low, takes_high) = (accepts(low), accepts(high));
+    if takes_low && takes_high {
+        return value_type;
+    }
+    let inside = [0, 1, -1, low, high]
+        .into_iter()
+        .filter(|n| (low..=high).contains(n))
+        .find(|&n| accepts(n));
+    let Some(inside) = inside else {
+        return value_type;
+    };
+    // Between a refused value and a taken one, the taken value nearest
+    // the refused one.
+    let edge = |mut refused: i128, mut taken: i128| {
+        while refused.abs_diff(taken) > 1 {
+            let middle = refused + (taken - refused) / 2;
+            if accepts(middle) {
+                taken = middle;
+            } else {
+                refused = middle;
+            }
+        }
+        taken
+    };
+    ValueType::Integer {
+        minimum: Some(if takes_low { low } else { edge(low, inside) }),
+        maximum: Some(if takes_high { high } else { edge(high, inside) }),
+    }
+}
+
 /// The text a parser is given for a JSON value of `value_type`: the
-/// value as typed (an integer for an integer, ...), never coerced.
+/// value as typed (an integer for an integer, a string for a parser of
+/// the CLI's, which reads text), never coerced: what the schema says is
+/// what a call is taken with.
 fn json_text(value_type: &ValueType, value: &Value) -> Result<String, ValueProblem> {
     Ok(match (value_type, value) {
         (ValueType::Integer { .. }, v) => match json_integer(v) {

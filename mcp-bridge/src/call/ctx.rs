@@ -223,7 +223,7 @@ impl<'a> BuildCtx<'a> {
                 return rule
                     .default
                     .as_ref()
-                    .map(|text| vec![Cow::Owned(text.clone())]);
+                    .map(|texts| texts.iter().map(|text| Cow::Owned(text.clone())).collect());
             }
         }
         otherwise()
@@ -288,7 +288,7 @@ impl<'a> BuildCtx<'a> {
                 .values_for_defaults(&rule.arg, other, depth + 1)
                 .is_some_and(|texts| rule.equals.as_ref().is_none_or(|w| texts.contains(w)));
             if holds {
-                return rule.default.clone().map(|text| vec![text]);
+                return rule.default.clone();
             }
         }
         (!other.default_text.is_empty()).then(|| other.default_text.clone())
@@ -806,7 +806,7 @@ impl<'a> BuildCtx<'a> {
         match self.get(name) {
             // 0 is the flag not given, which the default answers.
             Some(value) if value.as_u64() == Some(0) => {}
-            Some(_) => return self.count(name),
+            Some(_) => return self.count_in(name, &conv),
             None => {}
         }
         match first(default) {
@@ -848,7 +848,7 @@ impl<'a> BuildCtx<'a> {
     ) -> Result<u8, ArgError> {
         let name = self.property(name);
         if self.get(name).is_some() {
-            return self.count(name);
+            return self.count_in(name, &conv);
         }
         match self.env_text(name, env)? {
             Some(text) => guarded_text(&conv, &text)
@@ -990,6 +990,23 @@ impl<'a> BuildCtx<'a> {
                     )
                 }),
         }
+    }
+
+    /// A counted flag whose value parser holds bounds (`action = Count,
+    /// value_parser = value_parser!(u8).range(0..3)`): clap runs the count
+    /// through the parser, so `-qqq` is refused there, and 3 here.
+    pub fn count_in<C: Converter<Output = u8>>(
+        &self,
+        name: &str,
+        conv: &C,
+    ) -> Result<u8, ArgError> {
+        let count = self.count(name)?;
+        if count == 0 {
+            return Ok(0);
+        }
+        let name = self.property(name);
+        guarded_text(conv, &count.to_string())
+            .map_err(|problem| self.invalid(name, &Value::from(count), problem))
     }
 }
 

@@ -171,7 +171,7 @@ pub(crate) fn check(tool: &ToolSpec, args: &Map<String, Value>) -> Result<(), Ar
             if let Some(other) = ids.param(other_id) {
                 if args
                     .get(&other.name)
-                    .is_some_and(|v| value_matches(v, value))
+                    .is_some_and(|v| value_matches(v, value, other.ignore_case))
                 {
                     return Err(relation_error(
                         tool,
@@ -206,9 +206,11 @@ pub(crate) fn check(tool: &ToolSpec, args: &Map<String, Value>) -> Result<(), Ar
     Ok(())
 }
 
-/// clap compares the raw text of the value.
-fn value_matches(value: &Value, expected: &str) -> bool {
+/// clap compares the raw text of the value, in any case where the
+/// argument has `ignore_case`.
+fn value_matches(value: &Value, expected: &str, ignore_case: bool) -> bool {
     match value {
+        Value::String(s) if ignore_case => s.eq_ignore_ascii_case(expected),
         Value::String(s) => s == expected,
         Value::Bool(b) => b.to_string() == expected,
         Value::Number(n) => n.to_string() == expected,

@@ -104,6 +104,28 @@ struct Inherited<'a> {
     depth: u32,
     /// That command's name.
     command: &'a str,
+    /// Not required here, though declared so: a subcommand is given and
+    /// its command has `subcommand_negates_reqs`.
+    waived: bool,
+}
+
+/// An argument no call gives (hidden) whose name a nearer command's
+/// property has: read from a name no property has, so that it is built as
+/// absent, as on a command line (`hook install claude-code` gives the
+/// subcommand's `agent`, never the parent's hidden one).
+fn unoffered_shadows(hidden: &[Inherited<'_>], path: &[Inherited<'_>]) -> Vec<Renamed> {
+    hidden
+        .iter()
+        .filter(|entry| {
+            path.iter()
+                .any(|nearer| nearer.depth > entry.depth && nearer.param.name == entry.param.name)
+        })
+        .map(|entry| Renamed {
+            depth: entry.depth,
+            from: entry.param.name.clone(),
+            to: format!("{}{RENAME_SEPARATOR}{}", entry.command, entry.param.name),
+        })
+        .collect()
 }
 
 /// The properties of a tool, from every parameter on its path (farthest
@@ -124,6 +146,9 @@ fn properties(path: &[Inherited<'_>], own_depth: u32) -> (Vec<ParamSpec>, Vec<Re
             .iter()
             .find(|nearer| nearer.depth > entry.depth && nearer.param.name == entry.param.name);
         let mut param = entry.param.clone();
+        if entry.waived {
+            param.required = false;
+        }
         if param.kind == ParamKind::Positional {
             let earlier = previous_positional
                 .iter()
@@ -133,7 +158,11 @@ fn properties(path: &[Inherited<'_>], own_depth: u32) -> (Vec<ParamSpec>, Vec<Re
                 // On a command line a positional takes the first free
                 // place: a later one is only reached through the earlier.
                 // Not one given after `--` (`last`).
+                // Nor a required one after an optional one: clap allows
+                // that only with `allow_missing_positional`, and then a
+                // lone word fills the required one.
                 if !earlier.required
+                    && !param.required
                     && !param.last
                     && !param.relations.requires.contains(&earlier.id)
                 {
@@ -275,7 +304,7 @@ fn collect_tools<'a>(
     node: &'a CommandSpec,
     levels: &mut Vec<Level<'a>>,
     inherited: &[Inherited<'a>],
-    hidden: &[&'a ParamSpec],
+    hidden: &[Inherited<'a>],
     route: &mut Vec<u32>,
     icon: Option<&'a str>,
     out: &mut Found,
@@ -292,12 +321,18 @@ fn collect_tools<'a>(
     let (offered, unoffered): (Vec<&ParamSpec>, Vec<&ParamSpec>) =
         node.params.iter().partition(|p| offers(p.hidden));
     let mut hidden = hidden.to_vec();
-    hidden.extend(unoffered);
+    hidden.extend(unoffered.into_iter().map(|param| Inherited {
+        param,
+        depth,
+        command: &node.name,
+        waived: false,
+    }));
     let mut on_path = inherited.to_vec();
     on_path.extend(offered.into_iter().map(|param| Inherited {
         param,
         depth,
         command: &node.name,
+        waived: false,
     }));
 
     let path = path_of(levels);
@@ -316,7 +351,8 @@ fn collect_tools<'a>(
         }
     }
     if runnable {
-        let (params, renamed) = properties(&on_path, depth);
+        let (params, mut renamed) = properties(&on_path, depth);
+        renamed.extend(unoffered_shadows(&hidden, &on_path));
         // A name made from the path is set once the whole tree is known.
         let given = node.mcp.name.is_some();
         let mut tool = ToolSpec {
@@ -339,7 +375,7 @@ fn collect_tools<'a>(
             doc_in_description: false,
             route: route.clone(),
             renamed,
-            unoffered: hidden.iter().map(|param| (*param).clone()).collect(),
+            unoffered: hidden.iter().map(|entry| entry.param.clone()).collect(),
             pinned: Vec::new(),
             external: node.external.then(|| external_taken(levels)),
         };
@@ -431,8 +467,25 @@ fn collect_tools<'a>(
         out.tools.push((tool, given));
     }
 
+    // What this command's subcommands inherit of its own arguments: none
+    // but its globals with `args_conflicts_with_subcommands` (the rest are
+    // built as absent, read from no property), and none required with
+    // `subcommand_negates_reqs`.
+    let (mut below, mut below_hidden) = (on_path, hidden);
+    if node.args_conflict_with_subcommands {
+        let (kept, dropped): (Vec<Inherited<'_>>, Vec<Inherited<'_>>) = below
+            .into_iter()
+            .partition(|entry| entry.depth != depth || entry.param.global);
+        below = kept;
+        below_hidden.extend(dropped);
+    }
+    if node.subcommand_negates_reqs {
+        for entry in below.iter_mut().filter(|entry| entry.depth == depth) {
+            entry.waived = true;
+        }
+    }
     for sub in &node.subcommands {
-        collect_tools(sub, levels, &on_path, &hidden, route, icon, out);
+        collect_tools(sub, levels, &below, &below_hidden, route, icon, out);
     }
 
     route.truncate(route_len);

@@ -129,6 +129,7 @@ fn param(clap: &clap::Command, arg: &clap::Arg) -> Option<ParamSpec> {
     param.global = arg.is_global_set();
     param.last = arg.is_last_set();
     param.hidden = arg.is_hide_set();
+    param.ignore_case = arg.is_ignore_case_set();
     param.delimiter = arg.get_value_delimiter();
     param.aliases = arg
         .get_all_aliases()

@@ -36,6 +36,16 @@ pub struct CommandSpec {
     /// Whether a subcommand must be given; a parent whose subcommand is
     /// optional is itself runnable.
     pub subcommand_required: bool,
+    /// `#[command(args_conflicts_with_subcommands = true)]`: this
+    /// command's own arguments (not its globals) cannot be given with a
+    /// subcommand, so its subcommands' tools do not offer them.
+    #[serde(skip)]
+    pub args_conflict_with_subcommands: bool,
+    /// `#[command(subcommand_negates_reqs = true)]`: this command's
+    /// required arguments are not required once a subcommand is given, so
+    /// its subcommands' tools offer them as optional.
+    #[serde(skip)]
+    pub subcommand_negates_reqs: bool,
     /// Version string shown by `--version`, when the command has one.
     pub version: Option<String>,
     /// `#[mcp(...)]` refinements.
@@ -343,6 +353,8 @@ impl CommandSpec {
             params: Vec::new(),
             subcommands: Vec::new(),
             subcommand_required: false,
+            args_conflict_with_subcommands: false,
+            subcommand_negates_reqs: false,
             version: None,
             mcp: McpAttrs::default(),
             groups: Vec::new(),
@@ -487,6 +499,15 @@ impl CommandSpec {
         if let Some(version) = layer.version {
             self.version = Some(version.to_owned());
         }
+        if let Some(required) = layer.subcommand_required {
+            self.subcommand_required = required;
+        }
+        if let Some(conflict) = layer.args_conflicts_with_subcommands {
+            self.args_conflict_with_subcommands = conflict;
+        }
+        if let Some(negates) = layer.subcommand_negates_reqs {
+            self.subcommand_negates_reqs = negates;
+        }
         self.aliases
             .extend(layer.aliases.iter().map(|alias| (*alias).to_owned()));
         if let Some(name) = layer.mcp_name {
@@ -552,6 +573,9 @@ pub struct CommandLayer {
     pub hide: Option<bool>,
     pub version: Option<&'static str>,
     pub aliases: &'static [&'static str],
+    pub subcommand_required: Option<bool>,
+    pub args_conflicts_with_subcommands: Option<bool>,
+    pub subcommand_negates_reqs: Option<bool>,
     pub mcp_name: Option<&'static str>,
     pub mcp_description: Option<&'static str>,
     pub mcp_skip: bool,
@@ -580,6 +604,9 @@ impl CommandLayer {
         hide: None,
         version: None,
         aliases: &[],
+        subcommand_required: None,
+        args_conflicts_with_subcommands: None,
+        subcommand_negates_reqs: None,
         mcp_name: None,
         mcp_description: None,
         mcp_skip: false,

@@ -69,6 +69,10 @@ pub struct ParamSpec {
     pub last: bool,
     /// Hidden from the tool schema (`#[arg(hide = true)]`, `#[mcp(skip)]`).
     pub hidden: bool,
+    /// `ignore_case`: clap compares the value in any case, in its parser
+    /// and where a relation names a value (`required_if_eq`).
+    #[serde(skip)]
+    pub ignore_case: bool,
     /// What giving the argument does (clap's `ArgAction`).
     pub action: ParamAction,
     /// Relations to other arguments (read as [`ParamRelations`]).
@@ -117,18 +121,19 @@ pub struct ParamSpec {
     pub default_ifs: Vec<DefaultIf>,
 }
 
-/// One `default_value_if(arg, predicate, default)`: when the argument of
-/// id `arg` is given (explicitly, or by its environment variable), with
-/// the text `equals` when there is one, the default is `default` (none at
-/// all when `None`).
+/// One `default_value_if(arg, predicate, default)` (or
+/// `default_values_if`, with several): when the argument of id `arg` is
+/// given (explicitly, or by its environment variable), with the text
+/// `equals` when there is one, the default is `default` (none at all when
+/// `None`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DefaultIf {
     /// The id of the argument the default depends on.
     pub arg: String,
     /// The value it must have, or `None` when being given is enough.
     pub equals: Option<String>,
-    /// The default then.
-    pub default: Option<String>,
+    /// The default texts then.
+    pub default: Option<Vec<String>>,
 }
 
 impl DefaultIf {
@@ -142,8 +147,9 @@ impl DefaultIf {
             Some(value) => format!("when `{other}` is {value:?}"),
             None => format!("when `{other}` is given"),
         };
-        match &self.default {
-            Some(default) => format!("(default: {default:?} {when})"),
+        match self.default.as_deref() {
+            Some([default]) => format!("(default: {default:?} {when})"),
+            Some(defaults) => format!("(default: {defaults:?} {when})"),
             None => format!("(no default {when})"),
         }
     }
@@ -451,6 +457,7 @@ impl ParamSpec {
             global: false,
             last: false,
             hidden: false,
+            ignore_case: false,
             action: ParamAction::Set,
             relations: Relations::default(),
             env: None,
@@ -714,6 +721,12 @@ impl ParamSpec {
     /// Marks a positional given after `--` (`last = true`).
     pub fn last(mut self, last: bool) -> Self {
         self.last = last;
+        self
+    }
+
+    /// Marks the argument as matched in any case (`ignore_case`).
+    pub fn ignore_case(mut self, ignore_case: bool) -> Self {
+        self.ignore_case = ignore_case;
         self
     }
 

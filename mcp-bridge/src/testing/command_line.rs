@@ -247,19 +247,22 @@ impl ToolModel {
     /// Whether leaving out positional `property` moves a later positional's
     /// values into its place: no command line leaves it out then.
     pub fn shifts_positionals(&self, args: &Map<String, Value>, property: &str) -> bool {
-        let Some((index, level)) = self
+        let Some((index, level, required)) = self
             .params
             .iter()
             .find(|p| p.name() == property && p.positional())
-            .and_then(|p| Some((p.index?, p.ancestor_level)))
+            .and_then(|p| Some((p.index?, p.ancestor_level, p.spec.required)))
         else {
             return false;
         };
-        // Positionals of one command: an ancestor's are typed apart.
+        // Positionals of one command: an ancestor's are typed apart. A
+        // required one after an optional one left out (clap's
+        // `allow_missing_positional`) takes a lone word itself.
         self.params.iter().any(|p| {
             p.positional()
                 && p.ancestor_level == level
                 && !p.last
+                && (required || !p.spec.required)
                 && p.index.is_some_and(|i| i > index)
                 && args
                     .get(p.name())
@@ -343,6 +346,7 @@ pub fn argv(
     let mut flags: Vec<Vec<String>> = Vec::new();
     // Flags given without a value that would take a following positional.
     let mut bare: Vec<Vec<String>> = Vec::new();
+    let mut bare_at_end: Vec<Vec<String>> = Vec::new();
     let mut positionals: Vec<(usize, Vec<String>)> = Vec::new();
     let mut last: Vec<String> = Vec::new();
     // Root globals all go before the subcommand words or all after: clap
@@ -403,6 +407,11 @@ pub fn argv(
         greedy_given |= p.greedy;
         if let Some(level) = p.ancestor_level {
             at_level[level].push(tokens);
+        } else if is_bare && p.hyphen_values {
+            // `--ping-args` with no values, when it takes hyphenated ones:
+            // anything after it, `--` too, would be its value, so it ends
+            // the command line.
+            bare_at_end.push(tokens);
         } else if is_bare {
             bare.push(tokens);
         } else if p.root_global && globals_first {
@@ -476,11 +485,19 @@ pub fn argv(
         out.push("--".to_owned());
         out.extend(last);
     }
+    let swallowed = swallowing.is_some();
     if let Some(tokens) = swallowing {
         if positional_given || out.iter().any(|w| w == "--") {
             return Err("an option taking hyphenated values takes what follows it".into());
         }
         out.extend(tokens);
+    }
+    if !bare_at_end.is_empty() {
+        let escaped = out.iter().any(|w| w == "--");
+        if bare_at_end.len() > 1 || escaped || swallowed {
+            return Err("an option given no values takes what follows it".into());
+        }
+        out.extend(bare_at_end.into_iter().flatten());
     }
     Ok(out)
 }

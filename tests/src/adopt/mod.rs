@@ -10,4 +10,5 @@ pub mod forms;
 pub mod pkg;
 pub mod seek;
 pub mod ship;
+pub mod total;
 pub mod vcs;

@@ -1,0 +1,194 @@
+//! The forms of `tests/src/adopt/total.rs`: keys and parsers clap's
+//! derive accepts that the bridge once read otherwise. Each call is held
+//! to what clap's `try_parse_from` builds from the same command line, and
+//! each CLI to `assert_parity` and the agreement check.
+
+use std::fmt::Debug;
+
+use clap::Parser;
+use mcp_bridge::testing::{assert_agrees_with_clap, assert_parity};
+use mcp_bridge::{CallError, McpCommand, Registry};
+use serde_json::{json, Value};
+use tests::adopt::total::{Copy, Finder, Hook, HookCommand, SyncArgs, SyncThen, Total};
+
+fn build<C: McpCommand>(tool: &str, args: &Value) -> Result<C, CallError> {
+    Registry::<C>::new()
+        .expect("no duplicate tool names")
+        .build(tool, args.as_object().expect("an object"))
+}
+
+#[track_caller]
+fn same<C: McpCommand + Parser + Debug + PartialEq>(tool: &str, args: Value, argv: &[&str]) -> C {
+    let ours = build::<C>(tool, &args).unwrap_or_else(|e| panic!("{args} refused: {e}"));
+    let theirs = C::try_parse_from(argv).unwrap_or_else(|e| panic!("clap refused {argv:?}: {e}"));
+    assert_eq!(ours, theirs, "JSON {args} and argv {argv:?} disagree");
+    ours
+}
+
+#[track_caller]
+fn both_refuse<C: McpCommand + Parser + Debug>(tool: &str, args: Value, argv: &[&str], says: &str) {
+    if let Ok(value) = C::try_parse_from(argv) {
+        panic!("clap accepted {argv:?} as {value:?}");
+    }
+    match build::<C>(tool, &args) {
+        Ok(value) => panic!("{args} accepted as {value:?}"),
+        Err(error) => assert!(error.to_string().contains(says), "{args}: {error}"),
+    }
+}
+
+fn property<C: McpCommand>(tool: &str, name: &str) -> Option<Value> {
+    let registry = Registry::<C>::new().expect("no duplicate tool names");
+    let schema = registry.tool(tool).expect("the tool exists").input_schema();
+    schema["properties"].get(name).cloned()
+}
+
+#[test]
+fn each_cli_has_parity_and_agrees_with_clap() {
+    assert_parity::<Total>();
+    assert_agrees_with_clap::<Total>();
+    assert_parity::<Hook>();
+    assert_agrees_with_clap::<Hook>();
+    assert_parity::<Copy>();
+    assert_agrees_with_clap::<Copy>();
+}
+
+#[test]
+fn use_value_delimiter_splits_items_as_clap_does() {
+    let total = same::<Total>(
+        "total",
+        json!({"enabled": ["fzf,skim"], "names": ["x,y"]}),
+        &["total", "--enabled", "fzf,skim", "--names", "x,y"],
+    );
+    assert_eq!(total.enabled, [Finder::Fzf, Finder::Skim]);
+    assert_eq!(total.names, ["x", "y"]);
+    // The delimited default, split.
+    let total = same::<Total>("total", json!({}), &["total"]);
+    assert_eq!(total.names, ["a", "b"]);
+}
+
+#[test]
+fn an_inferred_value_enum_ignores_case_as_clap_does() {
+    let total = same::<Total>(
+        "total",
+        json!({"finder": "FZF"}),
+        &["total", "--finder", "FZF"],
+    );
+    assert_eq!(total.finder, Some(Finder::Fzf));
+    let finder = property::<Total>("total", "finder").expect("a property");
+    assert_eq!(finder["enum"], json!(["fzf", "skim"]), "{finder}");
+}
+
+#[test]
+fn a_function_of_the_cli_reads_its_own_notation() {
+    let total = same::<Total>(
+        "total",
+        json!({"block-size": "4KB"}),
+        &["total", "--block-size", "4KB"],
+    );
+    assert_eq!(total.block_size, 4096);
+    // Its default, in that notation, is what a call giving nothing gets.
+    assert_eq!(
+        same::<Total>("total", json!({}), &["total"]).block_size,
+        1 << 20
+    );
+    let block = property::<Total>("total", "block-size").expect("a property");
+    assert_eq!(block["type"], "string", "{block}");
+    both_refuse::<Total>(
+        "total",
+        json!({"block-size": "4GB"}),
+        &["total", "--block-size", "4GB"],
+        "no unit",
+    );
+}
+
+#[test]
+fn a_ranged_parser_bounds_counts_and_integers() {
+    assert_eq!(
+        same::<Total>("total", json!({"quiet": 2}), &["total", "-qq"]).quiet,
+        2
+    );
+    both_refuse::<Total>("total", json!({"quiet": 3}), &["total", "-qqq"], "`quiet`");
+    let quiet = property::<Total>("total", "quiet").expect("a property");
+    assert_eq!(
+        (quiet["minimum"].clone(), quiet["maximum"].clone()),
+        (json!(0), json!(2))
+    );
+    // A bound that is a constant, found by asking the parser.
+    let jobs = property::<Total>("total", "jobs").expect("a property");
+    assert_eq!(
+        (jobs["minimum"].clone(), jobs["maximum"].clone()),
+        (json!(1), json!(64)),
+        "{jobs}"
+    );
+    assert_eq!(
+        same::<Total>("total", json!({"jobs": 64}), &["total", "--jobs", "64"]).jobs,
+        Some(64)
+    );
+    both_refuse::<Total>(
+        "total",
+        json!({"jobs": 65}),
+        &["total", "--jobs", "65"],
+        "`jobs`",
+    );
+}
+
+#[test]
+fn required_if_eq_any_and_the_os_forms_are_followed() {
+    both_refuse::<Total>(
+        "total",
+        json!({"finder": "skim"}),
+        &["total", "--finder", "skim"],
+        "`reason`",
+    );
+    same::<Total>(
+        "total",
+        json!({"finder": "skim", "reason": "r", "pair": ["a", "b"]}),
+        &[
+            "total", "--finder", "skim", "--reason", "r", "--pair", "a", "b",
+        ],
+    );
+    assert_eq!(same::<Total>("total", json!({}), &["total"]).out, "out");
+}
+
+#[test]
+fn a_parent_whose_arguments_conflict_with_its_subcommands_keeps_them_to_itself() {
+    let hook = same::<Hook>(
+        "hook_install",
+        json!({"agent": "claude-code"}),
+        &["hook", "install", "claude-code"],
+    );
+    assert_eq!(hook.agent, None);
+    assert_eq!(
+        hook.command,
+        Some(HookCommand::Install {
+            agent: "claude-code".into()
+        })
+    );
+    assert!(property::<Hook>("hook_install", "loud").is_none());
+    assert!(property::<Hook>("hook", "loud").is_some());
+    // The parent's hidden positional stays the command line's.
+    assert_eq!(
+        same::<Hook>("hook", json!({"loud": true}), &["hook", "--loud"]).agent,
+        None
+    );
+}
+
+#[test]
+fn a_subcommand_negates_its_parents_requirements() {
+    let hook = same::<Hook>("hook_sync_show", json!({}), &["hook", "sync", "show"]);
+    assert_eq!(
+        hook.command,
+        Some(HookCommand::Sync(SyncArgs {
+            remote: None,
+            then: Some(SyncThen::Show)
+        }))
+    );
+    both_refuse::<Hook>("hook_sync", json!({}), &["hook", "sync"], "`remote`");
+}
+
+#[test]
+fn a_required_positional_after_an_optional_one_stands_alone() {
+    let copy = same::<Copy>("copy", json!({"to": "b"}), &["copy", "b"]);
+    assert_eq!((copy.from, copy.to), (None, "b".to_owned()));
+    same::<Copy>("copy", json!({"from": "a", "to": "b"}), &["copy", "a", "b"]);
+}
