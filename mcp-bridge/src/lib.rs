@@ -286,12 +286,7 @@ pub mod __private {
     pub fn help_text(
         text: impl clap::builder::IntoResettable<clap::builder::StyledStr>,
     ) -> Option<&'static str> {
-        match text.into_resettable() {
-            clap::builder::Resettable::Value(text) => {
-                Some(crate::spec::clap_args::static_text(&text.to_string()))
-            }
-            clap::builder::Resettable::Reset => None,
-        }
+        static_value(text.into_resettable(), |text| text.to_string())
     }
 
     /// A text clap takes as `impl IntoResettable<Str>` (`version = EXPR`):
@@ -300,9 +295,18 @@ pub mod __private {
     pub fn str_text(
         text: impl clap::builder::IntoResettable<clap::builder::Str>,
     ) -> Option<&'static str> {
-        match text.into_resettable() {
-            clap::builder::Resettable::Value(text) => {
-                Some(crate::spec::clap_args::static_text(text.as_str()))
+        static_value(text.into_resettable(), |text| text.as_str().to_owned())
+    }
+
+    /// A value clap holds (`None` when it unsets it), as text kept for the
+    /// process's life.
+    fn static_value<T>(
+        value: clap::builder::Resettable<T>,
+        text: impl FnOnce(&T) -> String,
+    ) -> Option<&'static str> {
+        match value {
+            clap::builder::Resettable::Value(value) => {
+                Some(crate::spec::clap_args::static_text(&text(&value)))
             }
             clap::builder::Resettable::Reset => None,
         }

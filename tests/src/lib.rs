@@ -1,3 +1,4 @@
 //! Test-only crate: see `tests/`.
 pub mod adopt;
 pub mod fuzzing;
+pub mod oracle;

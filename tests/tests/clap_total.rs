@@ -3,43 +3,15 @@
 //! to what clap's `try_parse_from` builds from the same command line, and
 //! each CLI to `assert_parity` and the agreement check.
 
-use std::fmt::Debug;
-
-use clap::Parser;
 use mcp_bridge::testing::{assert_agrees_with_clap, assert_parity};
-use mcp_bridge::{CallError, McpCommand, Registry};
+use mcp_bridge::McpCommand;
 use serde_json::{json, Value};
 use tests::adopt::total::{Copy, Finder, Hook, HookCommand, SyncArgs, SyncThen, Total};
+use tests::oracle::{both_refuse, same, schema};
 
-fn build<C: McpCommand>(tool: &str, args: &Value) -> Result<C, CallError> {
-    Registry::<C>::new()
-        .expect("no duplicate tool names")
-        .build(tool, args.as_object().expect("an object"))
-}
-
-#[track_caller]
-fn same<C: McpCommand + Parser + Debug + PartialEq>(tool: &str, args: Value, argv: &[&str]) -> C {
-    let ours = build::<C>(tool, &args).unwrap_or_else(|e| panic!("{args} refused: {e}"));
-    let theirs = C::try_parse_from(argv).unwrap_or_else(|e| panic!("clap refused {argv:?}: {e}"));
-    assert_eq!(ours, theirs, "JSON {args} and argv {argv:?} disagree");
-    ours
-}
-
-#[track_caller]
-fn both_refuse<C: McpCommand + Parser + Debug>(tool: &str, args: Value, argv: &[&str], says: &str) {
-    if let Ok(value) = C::try_parse_from(argv) {
-        panic!("clap accepted {argv:?} as {value:?}");
-    }
-    match build::<C>(tool, &args) {
-        Ok(value) => panic!("{args} accepted as {value:?}"),
-        Err(error) => assert!(error.to_string().contains(says), "{args}: {error}"),
-    }
-}
-
+/// A property of `tool`'s input schema.
 fn property<C: McpCommand>(tool: &str, name: &str) -> Option<Value> {
-    let registry = Registry::<C>::new().expect("no duplicate tool names");
-    let schema = registry.tool(tool).expect("the tool exists").input_schema();
-    schema["properties"].get(name).cloned()
+    schema::<C>(tool)["properties"].get(name).cloned()
 }
 
 #[test]
@@ -97,6 +69,7 @@ fn a_function_of_the_cli_reads_its_own_notation() {
         "total",
         json!({"block-size": "4GB"}),
         &["total", "--block-size", "4GB"],
+        "block-size",
         "no unit",
     );
 }
@@ -107,7 +80,13 @@ fn a_ranged_parser_bounds_counts_and_integers() {
         same::<Total>("total", json!({"quiet": 2}), &["total", "-qq"]).quiet,
         2
     );
-    both_refuse::<Total>("total", json!({"quiet": 3}), &["total", "-qqq"], "`quiet`");
+    both_refuse::<Total>(
+        "total",
+        json!({"quiet": 3}),
+        &["total", "-qqq"],
+        "quiet",
+        "",
+    );
     let quiet = property::<Total>("total", "quiet").expect("a property");
     assert_eq!(
         (quiet["minimum"].clone(), quiet["maximum"].clone()),
@@ -128,7 +107,8 @@ fn a_ranged_parser_bounds_counts_and_integers() {
         "total",
         json!({"jobs": 65}),
         &["total", "--jobs", "65"],
-        "`jobs`",
+        "jobs",
+        "",
     );
 }
 
@@ -138,7 +118,8 @@ fn required_if_eq_any_and_the_os_forms_are_followed() {
         "total",
         json!({"finder": "skim"}),
         &["total", "--finder", "skim"],
-        "`reason`",
+        "reason",
+        "",
     );
     same::<Total>(
         "total",
@@ -183,7 +164,7 @@ fn a_subcommand_negates_its_parents_requirements() {
             then: Some(SyncThen::Show)
         }))
     );
-    both_refuse::<Hook>("hook_sync", json!({}), &["hook", "sync"], "`remote`");
+    both_refuse::<Hook>("hook_sync", json!({}), &["hook", "sync"], "remote", "");
 }
 
 #[test]

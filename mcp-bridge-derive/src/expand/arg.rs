@@ -32,6 +32,17 @@ pub(super) fn default_texts(p: &Private, arg: &Arg) -> TokenStream {
         },
         _ => quote!(#p::Cow::Owned(#p::ToString::to_string(#value))),
     };
+    // The text of each item of a list (`shown`, of `__v: &T`), the items
+    // taken by `Borrow` as clap's derive takes them (a `&Vec<T>` as well
+    // as a `Vec<T>`).
+    let each = |list: &syn::Expr, shown: TokenStream| {
+        quote! {
+            #p::Some(::core::iter::IntoIterator::into_iter(#list).map(|__v| {
+                let __v: &#inner = ::core::borrow::Borrow::borrow(&__v);
+                #shown
+            }).collect())
+        }
+    };
     if let Some(texts) = literal_texts(arg) {
         return quote!(#p::literal_texts(&#texts));
     }
@@ -51,17 +62,7 @@ pub(super) fn default_texts(p: &Private, arg: &Arg) -> TokenStream {
             let shown = display(quote!(&<#inner as ::core::default::Default>::default()));
             quote!(#p::Some(#p::vec![#shown]))
         }
-        // Items taken by `Borrow`, as clap's derive takes them (a
-        // `&Vec<T>` as well as a `Vec<T>`).
-        DefaultValue::ValuesT(expr) => {
-            let shown = display(quote!(__v));
-            quote! {
-                #p::Some(::core::iter::IntoIterator::into_iter(#expr).map(|__v| {
-                    let __v: &#inner = ::core::borrow::Borrow::borrow(&__v);
-                    #shown
-                }).collect())
-            }
-        }
+        DefaultValue::ValuesT(expr) => each(expr, display(quote!(__v))),
         // `default_value_os_t`: the value made an `OsString`, as clap's
         // derive makes it (a value enum by its name).
         DefaultValue::OsT(expr) => {
@@ -84,12 +85,7 @@ pub(super) fn default_texts(p: &Private, arg: &Arg) -> TokenStream {
                     #p::Cow::Owned(::std::ffi::OsString::from(__v).to_string_lossy().into_owned())
                 },
             };
-            quote! {
-                #p::Some(::core::iter::IntoIterator::into_iter(#expr).map(|__v| {
-                    let __v: &#inner = ::core::borrow::Borrow::borrow(&__v);
-                    #shown
-                }).collect())
-            }
+            each(expr, shown)
         }
     }
 }

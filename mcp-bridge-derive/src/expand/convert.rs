@@ -20,14 +20,7 @@ pub(super) fn converter(p: &Private, arg: &Arg) -> TokenStream {
         ValueKind::OneOf(values) => {
             quote!(#p::convert::OneOf::<#inner>::new(&[#(#values),*], #ignore_case))
         }
-        ValueKind::Range { min, max } => {
-            let bound = |b: &Option<i128>| match b {
-                Some(n) => quote!(#p::Some(#n)),
-                None => quote!(#p::None),
-            };
-            let (min, max) = (bound(min), bound(max));
-            quote!(#p::convert::Integer::<#inner>::new().range(#min, #max))
-        }
+        ValueKind::Range { min, max } => ranged_integer(p, &quote!(#inner), *min, *max),
         ValueKind::Parser(parser) => {
             // The JSON type follows the field's type only where clap's own
             // typed parser reads the text (`value_parser!(u16).range(1..N)`,
@@ -72,16 +65,24 @@ pub(super) fn converter(p: &Private, arg: &Arg) -> TokenStream {
 /// narrows it (`value_parser!(u8).range(0..3)`).
 pub(super) fn count_converter(p: &Private, arg: &Arg) -> TokenStream {
     match &arg.value {
-        ValueKind::Range { min, max } => {
-            let bound = |b: &Option<i128>| match b {
-                Some(n) => quote!(#p::Some(#n)),
-                None => quote!(#p::None),
-            };
-            let (min, max) = (bound(min), bound(max));
-            quote!(#p::convert::Integer::<u8>::new().range(#min, #max))
-        }
+        ValueKind::Range { min, max } => ranged_integer(p, &quote!(u8), *min, *max),
         _ => quote!(#p::convert::Integer::<u8>::new()),
     }
+}
+
+/// The converter of integers of type `ty` within literal bounds.
+fn ranged_integer(
+    p: &Private,
+    ty: &TokenStream,
+    min: Option<i128>,
+    max: Option<i128>,
+) -> TokenStream {
+    let bound = |b: Option<i128>| match b {
+        Some(n) => quote!(#p::Some(#n)),
+        None => quote!(#p::None),
+    };
+    let (min, max) = (bound(min), bound(max));
+    quote!(#p::convert::Integer::<#ty>::new().range(#min, #max))
 }
 
 fn builtin_converter(p: &Private, builtin: Builtin, ty: &Type) -> TokenStream {

@@ -109,6 +109,14 @@ struct Inherited<'a> {
     waived: bool,
 }
 
+impl Inherited<'_> {
+    /// Whether this argument, of a command nearer the tool, has the name
+    /// of `farther`'s.
+    fn shadows(&self, farther: &Inherited<'_>) -> bool {
+        self.depth > farther.depth && self.param.name == farther.param.name
+    }
+}
+
 /// An argument no call gives (hidden) whose name a nearer command's
 /// property has: read from a name no property has, so that it is built as
 /// absent, as on a command line (`hook install claude-code` gives the
@@ -116,10 +124,7 @@ struct Inherited<'a> {
 fn unoffered_shadows(hidden: &[Inherited<'_>], path: &[Inherited<'_>]) -> Vec<Renamed> {
     hidden
         .iter()
-        .filter(|entry| {
-            path.iter()
-                .any(|nearer| nearer.depth > entry.depth && nearer.param.name == entry.param.name)
-        })
+        .filter(|entry| path.iter().any(|nearer| nearer.shadows(entry)))
         .map(|entry| Renamed {
             depth: entry.depth,
             from: entry.param.name.clone(),
@@ -142,9 +147,7 @@ fn properties(path: &[Inherited<'_>], own_depth: u32) -> (Vec<ParamSpec>, Vec<Re
     // The last positional seen of each command, by depth.
     let mut previous_positional: Vec<(u32, &ParamSpec)> = Vec::new();
     for entry in path {
-        let shadow = path
-            .iter()
-            .find(|nearer| nearer.depth > entry.depth && nearer.param.name == entry.param.name);
+        let shadow = path.iter().find(|nearer| nearer.shadows(entry));
         let mut param = entry.param.clone();
         if entry.waived {
             param.required = false;
