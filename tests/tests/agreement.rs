@@ -64,3 +64,64 @@ fn the_check_compares_each_tool_many_ways_and_finds_a_planted_difference() {
         "{first}"
     );
 }
+
+/// The differences kept on purpose are reported apart, under their
+/// reason, and do not fail the check: both of an `overrides_with` pair
+/// (declared on one side only, or through `overrides_with_all`, with
+/// `args_override_self` on the command), and a flag given `false` while
+/// its variable is set.
+#[test]
+fn documented_differences_are_reported_apart_under_their_reason() {
+    use clap::Parser;
+    use mcp_bridge::testing::kept;
+    use mcp_bridge::McpTool;
+
+    /// Lists entries
+    #[derive(Parser, McpTool, Debug)]
+    #[command(name = "listing", args_override_self = true)]
+    struct Listing {
+        /// Show all
+        #[arg(short, long, overrides_with = "almost_all")]
+        all: bool,
+        /// Show almost all
+        #[arg(short = 'A', long)]
+        almost_all: bool,
+        /// Sort by time
+        #[arg(short = 't', long)]
+        timesort: bool,
+        /// Sort by size
+        #[arg(short = 'S', long)]
+        sizesort: bool,
+        /// Sort by
+        #[arg(long, value_parser = ["size", "time", "none"],
+              overrides_with_all = ["timesort", "sizesort", "no_sort"])]
+        sort: Option<String>,
+        /// Do not sort
+        #[arg(short = 'U', long, overrides_with_all = ["timesort", "sizesort", "sort"])]
+        no_sort: bool,
+        /// Colours
+        #[arg(long, env = "LISTING_AGREEMENT_COLOUR")]
+        colour: bool,
+    }
+
+    let report = agreement::<Listing>();
+    assert!(report.disagreements.is_empty(), "{report:#?}");
+    let by_reason = report.kept_by_reason();
+    // all/almost_all, sort/timesort, sort/sizesort, sort/no_sort,
+    // no_sort/timesort, no_sort/sizesort: each given together once.
+    assert!(
+        by_reason.get(kept::OVERRIDES).is_some_and(|&n| n >= 6),
+        "{by_reason:#?}"
+    );
+    assert!(
+        by_reason.contains_key(kept::FLAG_OVER_VARIABLE),
+        "{by_reason:#?}"
+    );
+    let pair = report
+        .kept
+        .iter()
+        .find(|k| k.case.contains("\"all\"") && k.case.contains("\"almost-all\""))
+        .unwrap_or_else(|| panic!("no case of `all` with `almost-all`: {report:#?}"));
+    assert!(pair.case.contains("refused"), "{pair:?}");
+    assert_agrees_with_clap::<Listing>();
+}

@@ -14,6 +14,7 @@ use super::command_line::{argv, models, value_text, with_fixed, ParamModel, Tool
 use crate::call::is_given;
 use crate::error::CallError;
 use crate::registry::Registry;
+use crate::spec::relations::override_pairs;
 use crate::spec::{ToolSpec, ValueType, EXTERNAL_ARGS, EXTERNAL_COMMAND};
 use crate::traits::McpCommand;
 
@@ -33,9 +34,52 @@ pub struct Agreement {
     /// Calls no command line says (a value that cannot be typed where it
     /// must go), so not compared.
     pub unsayable: usize,
+    /// The cases that differ from clap in one of the ways
+    /// `docs/clap-support.md` lists under "Differences kept on purpose",
+    /// each under its reason. They do not fail the check.
+    pub kept: Vec<Kept>,
     /// One line per disagreement: the tool, the call's JSON, the command
     /// line, and both outcomes.
     pub disagreements: Vec<String>,
+}
+
+/// A case that differs from clap in a documented way.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Kept {
+    /// Which difference, as `docs/clap-support.md` words it.
+    pub reason: &'static str,
+    /// The tool, the call's JSON and what each side did.
+    pub case: String,
+}
+
+/// The differences kept on purpose that the check can meet.
+pub mod kept {
+    /// Both of an `overrides_with` pair given: refused, as a call has no
+    /// order, where the command line's later one wins.
+    pub const OVERRIDES: &str = "a call has no order: both sides of an `overrides_with` pair \
+                                 given is an error rather than \"the later wins\"";
+    /// A flag given `false` (or a count 0) while its variable is set.
+    pub const FLAG_OVER_VARIABLE: &str = "a given property wins over its environment variable, \
+                                          even `false` for a flag, which no command line can say \
+                                          while the variable is set";
+    /// The CLI's own parser panics on the value.
+    pub const PANICKING_PARSER: &str = "a parser of the CLI's that panics on a value crashes the \
+                                        command line; the call is refused with an error naming \
+                                        the property";
+    /// The CLI's parser reads the clock.
+    pub const CLOCK: &str = "a parser that reads the clock gives another value each time it \
+                             runs, on the command line too: not compared";
+}
+
+impl Agreement {
+    /// How many cases each documented difference covered, by reason.
+    pub fn kept_by_reason(&self) -> std::collections::BTreeMap<&'static str, usize> {
+        let mut counts = std::collections::BTreeMap::new();
+        for kept in &self.kept {
+            *counts.entry(kept.reason).or_insert(0) += 1;
+        }
+        counts
+    }
 }
 
 /// Runs the agreement check on the CLI `C` (see
@@ -192,10 +236,11 @@ struct Case {
 /// values (every possible value, in another case where case is ignored;
 /// integer bounds and just past them; lists of 0 to 3 items, items
 /// holding the delimiter; `null` where it means "given without a value");
-/// each required property dropped; conflicting properties together;
+/// each required property dropped; conflicting properties together, and
+/// overriding ones;
 /// members of one group together; a required property dropped while one
 /// that conflicts with it is given; each variable set with its property
-/// absent.
+/// absent, and a flag's set while the flag is given `false`.
 fn cases(tool: &ToolModel) -> Vec<Case> {
     let pools: Vec<Vec<Value>> = tool.params.iter().map(|p| pool(tool, p)).collect();
     let base: Map<String, Value> = tool
@@ -247,6 +292,15 @@ fn cases(tool: &ToolModel) -> Vec<Case> {
             }
         }
     }
+    // Overriding pairs: both sides together (a call refuses them).
+    let index = |id: &str| tool.params.iter().position(|p| p.spec.id == id);
+    for (a, b) in override_pairs(&tool.spec) {
+        if let (Some(a), Some(b)) = (index(&a.id), index(&b.id)) {
+            if let Some((args, _, _)) = both(a, b) {
+                out.push(plain(args));
+            }
+        }
+    }
     // Groups: their members together, two at a time.
     for group in &tool.spec.groups {
         let members: Vec<usize> = tool
@@ -279,6 +333,15 @@ fn cases(tool: &ToolModel) -> Vec<Case> {
             out.push(Case {
                 args,
                 env: vec![(name.clone(), text)],
+            });
+        }
+        // A flag given `false` while its variable says `true`.
+        if p.is_switch() {
+            let mut args = base.clone();
+            args.insert(p.name().to_owned(), json!(false));
+            out.push(Case {
+                args,
+                env: vec![(name.clone(), "true".to_owned())],
             });
         }
     }
@@ -434,6 +497,10 @@ fn check<C>(
             report.compared += 1;
             report.disagreements.push(text);
         }
+        Outcome::Kept(reason, case) => {
+            report.compared += 1;
+            report.kept.push(Kept { reason, case });
+        }
     }
 }
 
@@ -441,6 +508,8 @@ enum Outcome {
     Agree,
     Unsayable,
     Differ(String),
+    /// A difference kept on purpose: its reason and the case.
+    Kept(&'static str, String),
 }
 
 fn compare<C>(
@@ -478,22 +547,29 @@ where
                 .is_some_and(|v| v == &json!(false) || v == &json!(0))
     });
     if flag_over_variable {
-        return Outcome::Unsayable;
+        return Outcome::Kept(
+            kept::FLAG_OVER_VARIABLE,
+            format!(
+                "tool `{name}`: {json}{env}: mcp-bridge: {}",
+                describe_ours(&ours)
+            ),
+        );
     }
-    let set = |p: &ParamModel| case.args.get(p.name()).is_some_and(is_given);
-    let overriding = tool.params.iter().find_map(|p| {
-        let other = tool.params.iter().find(|q| {
-            q.spec.id != p.spec.id && p.spec.relations.overrides_with.contains(&q.spec.id)
-        })?;
-        (set(p) && set(other)).then(|| (p.name().to_owned(), other.name().to_owned()))
-    });
+    let set = |name: &str| case.args.get(name).is_some_and(is_given);
+    let overriding = override_pairs(&tool.spec)
+        .into_iter()
+        .find(|(a, b)| set(&a.name) && set(&b.name))
+        .map(|(a, b)| (a.name.clone(), b.name.clone()));
     if let Some((a, b)) = overriding {
         return match &ours {
             Err(CallError::InvalidArguments(e))
                 if e.to_string().contains(&format!("`{a}`"))
                     && e.to_string().contains(&format!("`{b}`")) =>
             {
-                Outcome::Agree
+                Outcome::Kept(
+                    kept::OVERRIDES,
+                    format!("tool `{name}`: {json}{env}: mcp-bridge: refused: {e}"),
+                )
             }
             other => Outcome::Differ(format!(
                 "tool `{name}`: {json}{env}: both of the overriding `{a}` and `{b}` given: \
@@ -530,7 +606,13 @@ where
         // crashes, and the build must refuse (it catches the panic).
         Err(panic) => {
             return match &ours {
-                Err(_) => Outcome::Agree,
+                Err(e) => Outcome::Kept(
+                    kept::PANICKING_PARSER,
+                    format!(
+                        "tool `{name}`: {json}{env}: command line {words:?}: its parser \
+                         panicked: {panic}; mcp-bridge: refused: {e}"
+                    ),
+                ),
                 Ok(value) => Outcome::Differ(format!(
                     "tool `{name}`: {json}{env}\n      command line: {words:?}\n      clap:       \
                      its parser panicked: {panic}\n      mcp-bridge: {value:?}"
@@ -563,7 +645,10 @@ where
     if let Ok(first) = &theirs {
         if let Ok(Ok(again)) = clap_parse::<C>(parser, &words) {
             if format!("{again:?}") != format!("{first:?}") {
-                return Outcome::Unsayable;
+                return Outcome::Kept(
+                    kept::CLOCK,
+                    format!("tool `{name}`: {json}{env}: command line {words:?}"),
+                );
             }
         }
     }
