@@ -1065,7 +1065,23 @@ fn corners_build_what_clap_parses_and_say_it_in_the_schema() {
         child.command,
         CornersCommand::Parent(ParentArgs {
             show_logs: false,
+            restore: None,
             child: Some(ChildCommand::Child { show_logs: true })
+        })
+    );
+    // A parent's option given no values, with a child: the command line
+    // needs another parent option between them.
+    let restore = same::<Corners>(
+        "corners_parent_child",
+        json!({"restore": [], "parent-show-logs": true}),
+        &["corners", "parent", "-r", "--show-logs", "child"],
+    );
+    assert_eq!(
+        restore.command,
+        CornersCommand::Parent(ParentArgs {
+            show_logs: true,
+            restore: Some(vec![]),
+            child: Some(ChildCommand::Child { show_logs: false })
         })
     );
     // o: a conflicting argument waives `required`.

@@ -359,6 +359,8 @@ pub fn argv(
     let mut swallowing: Option<Vec<String>> = None;
     // Ancestors' arguments that are not global, by the level declaring them.
     let mut at_level: Vec<Vec<Vec<String>>> = vec![Vec::new(); tool.words.len()];
+    // Those given without a value: the next word would be their value.
+    let mut bare_at_level: Vec<Vec<Vec<String>>> = vec![Vec::new(); tool.words.len()];
     let texts = |value: &Value| -> Result<Vec<String>, String> {
         match value {
             Value::Array(items) => items.iter().map(text_of).collect(),
@@ -405,7 +407,9 @@ pub fn argv(
             continue;
         }
         greedy_given |= p.greedy;
-        if let Some(level) = p.ancestor_level {
+        if let (Some(level), true) = (p.ancestor_level, is_bare) {
+            bare_at_level[level].push(tokens);
+        } else if let Some(level) = p.ancestor_level {
             at_level[level].push(tokens);
         } else if is_bare && p.hyphen_values {
             // `--ping-args` with no values, when it takes hyphenated ones:
@@ -433,6 +437,18 @@ pub fn argv(
         }
         let mut tokens = std::mem::take(&mut at_level[level]);
         rng.shuffle(&mut tokens);
+        // An option given no values before a subcommand's name would take
+        // the name as its value: another option of its level must follow.
+        let bare = std::mem::take(&mut bare_at_level[level]);
+        if !bare.is_empty() {
+            let option = tokens
+                .iter()
+                .position(|t| t.first().is_some_and(|w| w.starts_with('-')))
+                .ok_or("an option given no values takes the subcommand's name")?;
+            let option = tokens.remove(option);
+            tokens.insert(0, option);
+        }
+        out.extend(bare.into_iter().flatten());
         out.extend(tokens.into_iter().flatten());
     }
 

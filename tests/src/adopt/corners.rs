@@ -211,6 +211,10 @@ pub struct ParentArgs {
     /// Show logs (the parent's)
     #[arg(long)]
     pub show_logs: bool,
+    /// Restore these, or the last one when given no values: on a command
+    /// line, given no values before the child's name, it takes the name
+    #[arg(short, long, num_args = 0..)]
+    pub restore: Option<Vec<String>>,
     #[command(subcommand)]
     pub child: Option<ChildCommand>,
 }
