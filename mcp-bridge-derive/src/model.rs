@@ -507,6 +507,20 @@ pub(crate) struct ArgRelations {
     /// a call, which has no order, both given is refused.
     pub(crate) overrides_with: Vec<String>,
     pub(crate) groups: Vec<String>,
+    /// Relations whose ids an expression gives (`conflicts_with_all =
+    /// list::CONFLICTS`): evaluated through clap's `Id` conversions when
+    /// the table is built.
+    pub(crate) computed: Vec<ComputedRelation>,
+}
+
+/// One relation of ids written as an expression.
+pub(crate) struct ComputedRelation {
+    /// The runtime's `RelationKind` variant it adds to.
+    pub(crate) kind: &'static str,
+    /// `_all`/`_any`: a list (`IntoIterator<Item = impl Into<Id>>`), not
+    /// one id (`IntoResettable<Id>`).
+    pub(crate) many: bool,
+    pub(crate) expr: syn::Expr,
 }
 
 impl ArgRelations {
@@ -519,7 +533,8 @@ impl ArgRelations {
             && self.required_if_eq.is_empty()
             && !self.exclusive
             && self.overrides_with.is_empty()
-            && self.groups.is_empty())
+            && self.groups.is_empty()
+            && self.computed.is_empty())
     }
 
     /// Whether the argument is required only under a condition.
@@ -527,6 +542,10 @@ impl ArgRelations {
         !self.required_unless_any.is_empty()
             || !self.required_unless_all.is_empty()
             || !self.required_if_eq.is_empty()
+            || self
+                .computed
+                .iter()
+                .any(|c| c.kind.starts_with("RequiredUnless"))
     }
 }
 

@@ -138,7 +138,7 @@ pub mod __private {
     };
     pub use crate::spec::{
         Arity, CommandLayer, CommandSpec, GroupSpec, ParamAction, ParamData, ParamRelations,
-        ParamSpec, RelationData, ToolHints, ValueType,
+        ParamSpec, RelationData, RelationKind, ToolHints, ValueType,
     };
     pub use crate::traits::{ArgsOf, McpArgs, McpRoot, McpSubcommand, Package, ViaClap};
     pub use std::borrow::Cow;
@@ -354,6 +354,24 @@ pub mod __private {
     /// `#[command(external_subcommand)]`: see [`CommandSpec::make_external`].
     pub fn external_subcommand(cmd: &mut CommandSpec) {
         cmd.make_external();
+    }
+
+    /// An argument's relation to one id given as an expression
+    /// (`conflicts_with = ID`), as clap's `Arg::conflicts_with` takes it.
+    pub fn relation_id(id: impl clap::builder::IntoResettable<clap::Id>) -> Vec<String> {
+        match id.into_resettable() {
+            clap::builder::Resettable::Value(id) => vec![id.as_str().to_owned()],
+            clap::builder::Resettable::Reset => Vec::new(),
+        }
+    }
+
+    /// An argument's relation to ids given as an expression
+    /// (`conflicts_with_all = list::CONFLICTS`), as clap's
+    /// `Arg::conflicts_with_all` takes them.
+    pub fn relation_ids(ids: impl IntoIterator<Item = impl Into<clap::Id>>) -> Vec<String> {
+        ids.into_iter()
+            .map(|id| id.into().as_str().to_owned())
+            .collect()
     }
 
     /// A command's `name = EXPR`, as clap's `Command::name` takes it

@@ -6,7 +6,9 @@
 use mcp_bridge::testing::{assert_agrees_with_clap, assert_parity};
 use mcp_bridge::McpCommand;
 use serde_json::{json, Value};
-use tests::adopt::total::{Copy, Finder, Hook, HookCommand, SyncArgs, SyncThen, Total};
+use tests::adopt::total::{
+    Copy, Finder, Hook, HookCommand, Query, SyncArgs, SyncThen, Total, Zig, ZigCommand,
+};
 use tests::oracle::{both_refuse, same, schema};
 
 /// A property of `tool`'s input schema.
@@ -22,6 +24,79 @@ fn each_cli_has_parity_and_agrees_with_clap() {
     assert_agrees_with_clap::<Hook>();
     assert_parity::<Copy>();
     assert_agrees_with_clap::<Copy>();
+    assert_parity::<Query>();
+    assert_agrees_with_clap::<Query>();
+    assert_parity::<Zig>();
+    assert_agrees_with_clap::<Zig>();
+}
+
+#[test]
+fn a_command_name_no_tool_name_allows_is_mapped_byte_by_byte() {
+    let registry = mcp_bridge::Registry::<Zig>::new().unwrap();
+    let names: Vec<&str> = registry.tools().map(|t| t.name.as_str()).collect();
+    // `é` is two bytes: two `_`.
+    assert_eq!(names, ["my_zig_c__", "my_zig_cc", "my_zig_r__mote_add"]);
+    let zig = same::<Zig>(
+        "my_zig_c__",
+        json!({"args": ["-O2", "main.cc"]}),
+        &["my zig", "c++", "-O2", "main.cc"],
+    );
+    assert_eq!(
+        zig.command,
+        ZigCommand::Cxx {
+            args: vec!["-O2".into(), "main.cc".into()]
+        }
+    );
+}
+
+#[test]
+fn relations_of_computed_ids_are_enforced_as_clap_enforces_them() {
+    // `conflicts_with_all = Query::NARROWING`
+    both_refuse::<Query>(
+        "query",
+        json!({"all": true, "age": 3}),
+        &["query", "--all", "--age", "3"],
+        "age",
+        "",
+    );
+    // `required_unless_present_any = unless_given()`
+    both_refuse::<Query>("query", json!({}), &["query"], "where", "");
+    same::<Query>("query", json!({"all": true}), &["query", "--all"]);
+    // `requires = Query::WHERE`
+    both_refuse::<Query>(
+        "query",
+        json!({"name": "n"}),
+        &["query", "--name", "n"],
+        "where",
+        "",
+    );
+    same::<Query>(
+        "query",
+        json!({"where": "here", "name": "n"}),
+        &["query", "--where", "here", "--name", "n"],
+    );
+    // `overrides_with = Some("oldest")`: both given is refused.
+    tests::oracle::refused::<Query>(
+        "query",
+        json!({"where": "w", "newest": true, "oldest": true}),
+        "oldest",
+        "override each other",
+    );
+    // A flag in an `Option`: `Some` either way, as clap builds it.
+    let query = same::<Query>("query", json!({"all": true}), &["query", "--all"]);
+    assert_eq!(query.emit_diffs, Some(false));
+    let query = same::<Query>(
+        "query",
+        json!({"all": true, "diff": true}),
+        &["query", "--all", "--diff"],
+    );
+    assert_eq!(query.emit_diffs, Some(true));
+    // In the schema too.
+    let rules = schema::<Query>("query")["allOf"].to_string();
+    assert!(
+        rules.contains("\"age\"") && rules.contains("\"all\""),
+        "{rules}"
+    );
 }
 
 #[test]

@@ -1,15 +1,17 @@
-// A relation given as an expression cannot be read at expansion time.
+// A group's membership given as an expression cannot be read at expansion
+// time (an argument's relations to other ids can: they are evaluated
+// through clap when the table is built).
 use clap::Parser;
 use mcp_bridge::McpTool;
 
-const OTHER: &str = "quiet";
+const OUTPUT: &str = "output";
 
 #[derive(Parser, McpTool)]
 #[command(name = "app")]
 struct Cli {
-    #[arg(long, conflicts_with = OTHER)]
+    #[arg(long, group = OUTPUT)]
     verbose: bool,
-    #[arg(long)]
+    #[arg(long, group = "output")]
     quiet: bool,
 }
 

@@ -253,30 +253,11 @@ fn build_arg(p: &Private, arg: &Arg) -> TokenStream {
     }
 }
 
-fn build_value(p: &Private, arg: &Arg) -> TokenStream {
+/// The value of a flag or a count (`SetTrue`, `SetFalse`, `Count`).
+fn flag_value(p: &Private, arg: &Arg, defaults: &TokenStream, conv: &TokenStream) -> TokenStream {
     let name = arg.property_tokens();
-    let conv = converter(p, arg);
-    let plain = arg.env.is_none() && arg.default_ifs.is_empty();
-    let defaults = match literal_texts(arg).filter(|_| plain) {
-        // Static data: no closure (and no code) of its own per argument.
-        Some(texts) => quote!(&#p::LiteralTexts(&#texts)),
-        None => texts_fn(
-            p,
-            with_env(p, arg, default_texts(p, arg)),
-            plain && !arg.default.is_some(),
-        ),
-    };
-    let missing = texts_fn(p, missing_texts(p, arg), arg.default_missing.is_none());
-    let nullable = arg.value_optional;
     let span = arg.span;
     let ctx = ctx();
-    let min = if arg.required && arg.multiple() {
-        quote!(#p::Some(1))
-    } else {
-        quote!(#p::None)
-    };
-    let delimiter = delimiter_tokens(p, arg.delimiter.as_ref());
-    let arity = arity_tokens(p, arg);
     match (arg.action, arg.shape, &arg.value) {
         // A flag with a default of its own, or one that follows other
         // arguments (`default_value_if`): absent, the default (after its
@@ -316,7 +297,53 @@ fn build_value(p: &Private, arg: &Arg) -> TokenStream {
             }
             None => quote!(::core::convert::From::from(#p::tri!(#ctx.count(#name)))),
         },
-        (Action::Info, _, _) => unreachable!("help and version flags are built directly"),
+        _ => unreachable!("only flags and counts"),
+    }
+}
+
+fn build_value(p: &Private, arg: &Arg) -> TokenStream {
+    let name = arg.property_tokens();
+    let conv = converter(p, arg);
+    let plain = arg.env.is_none() && arg.default_ifs.is_empty();
+    let defaults = match literal_texts(arg).filter(|_| plain) {
+        // Static data: no closure (and no code) of its own per argument.
+        Some(texts) => quote!(&#p::LiteralTexts(&#texts)),
+        None => texts_fn(
+            p,
+            with_env(p, arg, default_texts(p, arg)),
+            plain && !arg.default.is_some(),
+        ),
+    };
+    let missing = texts_fn(p, missing_texts(p, arg), arg.default_missing.is_none());
+    let nullable = arg.value_optional;
+    let span = arg.span;
+    let ctx = ctx();
+    let min = if arg.required && arg.multiple() {
+        quote!(#p::Some(1))
+    } else {
+        quote!(#p::None)
+    };
+    let delimiter = delimiter_tokens(p, arg.delimiter.as_ref());
+    let arity = arity_tokens(p, arg);
+    // A flag or count always has a value (its default): in an `Option` or
+    // a `Vec` field, clap gives `Some(value)` or `vec![value]`.
+    if matches!(
+        arg.action,
+        Action::SetTrue | Action::SetFalse | Action::Count
+    ) {
+        let value = flag_value(p, arg, &defaults, &conv);
+        return match arg.shape {
+            Shape::Option => quote!(#p::Some(#value)),
+            Shape::Vec => quote!(#p::vec![#value]),
+            Shape::OptionVec => quote!(#p::Some(#p::vec![#value])),
+            Shape::OptionOption => quote!(#p::Some(#p::Some(#value))),
+            Shape::Bool | Shape::Other => value,
+        };
+    }
+    match (arg.action, arg.shape, &arg.value) {
+        (Action::Info | Action::SetTrue | Action::SetFalse | Action::Count, _, _) => {
+            unreachable!("help and version flags are built directly; flags and counts above")
+        }
         (
             _,
             Shape::Vec,

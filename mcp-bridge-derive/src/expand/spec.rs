@@ -536,6 +536,16 @@ fn param_spec(p: &Private, arg: &Arg) -> (TokenStream, TokenStream) {
         BoolValue::Lit(false) => None,
         ignore_case => Some(quote!(.ignore_case(#ignore_case))),
     };
+    // Relations whose ids the CLI computes: through clap's `Id`.
+    let computed_relations = arg.relations.computed.iter().map(|relation| {
+        let kind = syn::Ident::new(relation.kind, proc_macro2::Span::call_site());
+        let expr = &relation.expr;
+        let ids = match relation.many {
+            true => quote!(#p::relation_ids(#expr)),
+            false => quote!(#p::relation_id(#expr)),
+        };
+        quote!(.relate(#p::RelationKind::#kind, #ids))
+    });
     let arity_after = (arg.multiple() && computed_arity).then(|| {
         let arity = arity_tokens(p, arg);
         quote!(.arity(#arity))
@@ -571,7 +581,7 @@ fn param_spec(p: &Private, arg: &Arg) -> (TokenStream, TokenStream) {
     };
     (
         data,
-        quote!(#arity_after #last #ignore_case #(#default_ifs)*),
+        quote!(#arity_after #last #ignore_case #(#default_ifs)* #(#computed_relations)*),
     )
 }
 

@@ -1,8 +1,11 @@
 //! Relations between arguments, read from the literal forms users write:
 //! `conflicts_with`, `requires`, `required_unless_present*`,
 //! `required_if_eq`, `exclusive`, `overrides_with`, `group`, and `#[group(...)]` on an `Args`
-//! struct. clap accepts any expression there; one we cannot read at
-//! expansion time is a compile error rather than a relation silently lost.
+//! struct. clap accepts any expression there: an argument's relation
+//! written as another expression (a constant list) is evaluated through
+//! clap's `Id` conversions when the table is built; a group's, which the
+//! derive needs to know its members, is a compile error rather than a
+//! relation silently lost.
 
 use syn::punctuated::Punctuated;
 use syn::{Expr, Token};
@@ -10,16 +13,21 @@ use syn::{Expr, Token};
 use super::attr::{keys, ClapAttrKind, ClapItem, ClapValue};
 use super::lit::{path_ends_with, str_literal, str_literals};
 use crate::ctxt::Ctxt;
-use crate::model::{ArgRelations, GroupDecl};
+use crate::model::{ArgRelations, ComputedRelation, GroupDecl};
 
 const OUT_OF_REACH: &str = "mcp-bridge reads this relation only from string literals \
-     (e.g. `conflicts_with = \"other\"`, `requires_all = [\"a\", \"b\"]`), so it can enforce it for MCP calls";
+     (e.g. `required_if_eq(\"other\", \"value\")`), so it can enforce it for MCP calls";
+
+const GROUP_OUT_OF_REACH: &str = "mcp-bridge reads groups and their relations only from string \
+     literals (e.g. `group = \"output\"`, `#[group(conflicts_with = \"other\")]`): it needs a \
+     group's members when the derive runs (an argument's own `conflicts_with`, `requires`, \
+     `required_unless_present*` or `overrides_with` may be any expression clap takes)";
 
 fn strings(cx: &Ctxt, item: &ClapItem) -> Vec<String> {
     let expr = match &item.value {
         ClapValue::Expr(expr) | ClapValue::Call(_, Some(expr)) => expr.clone(),
         ClapValue::Call(_, None) => {
-            cx.error_at(&item.key, OUT_OF_REACH);
+            cx.error_at(&item.key, GROUP_OUT_OF_REACH);
             return Vec::new();
         }
         ClapValue::None => {
@@ -30,7 +38,7 @@ fn strings(cx: &Ctxt, item: &ClapItem) -> Vec<String> {
     match str_literals(&expr) {
         Some(values) => values,
         None => {
-            cx.error_at(&expr, OUT_OF_REACH);
+            cx.error_at(&expr, GROUP_OUT_OF_REACH);
             Vec::new()
         }
     }
@@ -98,19 +106,45 @@ fn pairs(cx: &Ctxt, item: &ClapItem) -> Vec<(String, String)> {
     }
 }
 
+/// The ids of an argument's relation: string literals as data, another
+/// expression kept to be evaluated through clap (`kind`: the runtime's
+/// `RelationKind`).
+fn arg_ids(cx: &Ctxt, item: &ClapItem, kind: &'static str, out: &mut ArgRelations) -> Vec<String> {
+    if let ClapValue::Expr(expr) | ClapValue::Call(_, Some(expr)) = &item.value {
+        if str_literals(expr).is_none() {
+            let key = item.key.to_string();
+            out.computed.push(ComputedRelation {
+                kind,
+                many: key.ends_with("_all") || key.ends_with("_any"),
+                expr: expr.clone(),
+            });
+            return Vec::new();
+        }
+    }
+    strings(cx, item)
+}
+
 /// Reads the relations of one argument.
 pub(crate) fn arg_relations(cx: &Ctxt, items: &[ClapItem]) -> ArgRelations {
     let mut out = ArgRelations::default();
     for item in items.iter().filter(|i| i.kind == ClapAttrKind::Arg) {
         match item.key.to_string().as_str() {
             keys::CONFLICTS_WITH | keys::CONFLICTS_WITH_ALL => {
-                out.conflicts_with.extend(strings(cx, item))
+                let ids = arg_ids(cx, item, "ConflictsWith", &mut out);
+                out.conflicts_with.extend(ids);
             }
-            keys::REQUIRES | keys::REQUIRES_ALL => out.requires.extend(strings(cx, item)),
+            keys::REQUIRES | keys::REQUIRES_ALL => {
+                let ids = arg_ids(cx, item, "Requires", &mut out);
+                out.requires.extend(ids);
+            }
             keys::REQUIRED_UNLESS_PRESENT | keys::REQUIRED_UNLESS_PRESENT_ANY => {
-                out.required_unless_any.extend(strings(cx, item));
+                let ids = arg_ids(cx, item, "RequiredUnlessAny", &mut out);
+                out.required_unless_any.extend(ids);
             }
-            keys::REQUIRED_UNLESS_PRESENT_ALL => out.required_unless_all.extend(strings(cx, item)),
+            keys::REQUIRED_UNLESS_PRESENT_ALL => {
+                let ids = arg_ids(cx, item, "RequiredUnlessAll", &mut out);
+                out.required_unless_all.extend(ids);
+            }
             keys::REQUIRED_IF_EQ => out.required_if_eq.extend(pair(cx, item)),
             keys::EXCLUSIVE => {
                 out.exclusive = item
@@ -118,7 +152,8 @@ pub(crate) fn arg_relations(cx: &Ctxt, items: &[ClapItem]) -> ArgRelations {
                     .unwrap_or(false);
             }
             keys::OVERRIDES_WITH | keys::OVERRIDES_WITH_ALL => {
-                out.overrides_with.extend(strings(cx, item));
+                let ids = arg_ids(cx, item, "OverridesWith", &mut out);
+                out.overrides_with.extend(ids);
             }
             keys::GROUP | keys::GROUPS => out.groups.extend(strings(cx, item)),
             keys::REQUIRED_IF_EQ_ANY => out.required_if_eq.extend(pairs(cx, item)),

@@ -11,8 +11,8 @@ use crate::spec::{
 
 use super::examples::{self, Level};
 use super::rules::{
-    is_exposed, is_runnable, name_budget, offers, renames_farther, shorten, PATH_SEPARATOR,
-    RENAME_SEPARATOR,
+    is_exposed, is_runnable, name_budget, offers, renames_farther, shorten, tool_text,
+    PATH_SEPARATOR, RENAME_SEPARATOR,
 };
 
 /// What the grouped and search modes need of the exposed commands that
@@ -91,7 +91,7 @@ pub(crate) fn served_name(path: &[String], root: &CommandSpec, budget: usize) ->
     if segments.is_empty() {
         return root.name.clone();
     }
-    shorten(&segments.join(PATH_SEPARATOR), budget)
+    shorten(&tool_text(&segments.join(PATH_SEPARATOR)), budget)
 }
 
 /// A parameter a command's tools inherit from it or an ancestor (borrowed

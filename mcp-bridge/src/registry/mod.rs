@@ -472,15 +472,20 @@ mod tests {
     }
 
     #[test]
-    fn the_registry_refuses_invalid_tool_names() {
+    fn the_registry_maps_command_names_and_refuses_invalid_given_names() {
+        // A command name no tool name allows: mapped byte by byte.
         let mut root = CommandSpec::new("app");
         root.subcommands.push(CommandSpec::new("my cmd"));
-        let error = Registry::<()>::from_spec(root).unwrap_err();
+        root.subcommands.push(CommandSpec::new("c++"));
+        assert_eq!(names(root)[1..], ["app_my_cmd", "app_c__"]);
+        // A given one is never changed: refused.
+        let mut given = CommandSpec::new("app");
+        given.mcp.name = Some("my app".into());
         assert_eq!(
-            error,
+            Registry::<()>::from_spec(given).unwrap_err(),
             RegistryError::InvalidToolName(InvalidToolName {
-                name: "app_my cmd".into(),
-                path: "app my cmd".into(),
+                name: "my app".into(),
+                path: "app".into(),
                 max: 64,
             })
         );
@@ -532,14 +537,14 @@ mod tests {
     }
 
     #[test]
-    fn a_long_name_that_is_no_valid_name_is_refused_not_cut_in_a_character() {
+    fn a_long_name_beyond_ascii_is_mapped_before_it_is_cut() {
         let mut root = CommandSpec::new("é".repeat(40));
         root.subcommand_required = true;
         root.subcommands.push(CommandSpec::new("sub"));
-        assert!(matches!(
-            Registry::<()>::from_spec(root),
-            Err(RegistryError::InvalidToolName(_))
-        ));
+        let name = &names(root)[0];
+        // 80 `_` and `_sub`, cut: the separators it would start with go.
+        assert!(name.len() <= 64 && name.starts_with("sub_"), "{name}");
+        assert!(crate::registry::rules::is_valid_tool_name(name), "{name}");
         // A budget out of range is held to 16..=128.
         let mut tiny = tree("application");
         tiny.mcp.max_name_len = Some(3);

@@ -98,17 +98,29 @@ pub(crate) const fn is_valid_tool_name(name: &str) -> bool {
     !name.is_empty() && name.len() <= MAX_TOOL_NAME && valid_chars(name)
 }
 
-/// A command name that can be part of a tool name.
-pub(crate) const fn valid_segment(name: &str) -> bool {
-    !name.is_empty() && valid_chars(name)
+/// A byte of a command name as it is in a tool name made from the path:
+/// itself where tool names allow it (`A-Z a-z 0-9 _ . -`), `_` otherwise
+/// (each byte of a character beyond ASCII too), so a command `c++` is the
+/// tool `…_c__`. The run-time name and the compile-time check both map
+/// through this.
+pub(crate) const fn tool_byte(b: u8) -> u8 {
+    if b.is_ascii_alphanumeric() || b == b'_' || b == b'.' || b == b'-' {
+        b
+    } else {
+        b'_'
+    }
+}
+
+/// `name` with each byte mapped by [`tool_byte`].
+pub(crate) fn tool_text(name: &str) -> String {
+    name.bytes().map(|b| tool_byte(b) as char).collect()
 }
 
 const fn valid_chars(name: &str) -> bool {
     let bytes = name.as_bytes();
     let mut i = 0;
     while i < bytes.len() {
-        let b = bytes[i];
-        if !(b.is_ascii_alphanumeric() || b == b'_' || b == b'.' || b == b'-') {
+        if tool_byte(bytes[i]) != bytes[i] {
             return false;
         }
         i += 1;

@@ -24,7 +24,9 @@ pub use command::{
     OutputFormat, OutputType, TaskSupport, ToolHints, ToolSpec,
 };
 pub(crate) use command::{Pinned, Renamed, EXTERNAL_ARGS, EXTERNAL_COMMAND};
-pub use param::{DefaultIf, ParamAction, ParamKind, ParamRelations, ParamSpec, Relations};
+pub use param::{
+    DefaultIf, ParamAction, ParamKind, ParamRelations, ParamSpec, RelationKind, Relations,
+};
 #[doc(hidden)]
 pub use param::{ParamData, RelationData};
 

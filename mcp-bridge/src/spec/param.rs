@@ -240,6 +240,22 @@ pub struct ParamRelations {
     pub overrides_with: Vec<String>,
 }
 
+/// One of the relations that name other arguments by id
+/// ([`ParamSpec::relate`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RelationKind {
+    /// `conflicts_with(_all)`.
+    ConflictsWith,
+    /// `requires(_all)`.
+    Requires,
+    /// `required_unless_present(_any)`.
+    RequiredUnlessAny,
+    /// `required_unless_present_all`.
+    RequiredUnlessAll,
+    /// `overrides_with(_all)`.
+    OverridesWith,
+}
+
 /// A parameter's [`ParamRelations`], read through it (an empty one when
 /// there are none) and written through it too. Most arguments declare no
 /// relation, and then nothing is allocated: a parameter holds a pointer
@@ -595,6 +611,24 @@ impl ParamSpec {
     /// Sets the relations.
     pub fn relations(mut self, relations: ParamRelations) -> Self {
         self.relations = relations.into();
+        self
+    }
+
+    /// Adds `ids` to one relation (ids the CLI computes, as
+    /// `conflicts_with_all = list::CONFLICTS`).
+    pub fn relate(mut self, kind: RelationKind, ids: Vec<String>) -> Self {
+        if ids.is_empty() {
+            return self;
+        }
+        let relations = &mut *self.relations;
+        let list = match kind {
+            RelationKind::ConflictsWith => &mut relations.conflicts_with,
+            RelationKind::Requires => &mut relations.requires,
+            RelationKind::RequiredUnlessAny => &mut relations.required_unless_any,
+            RelationKind::RequiredUnlessAll => &mut relations.required_unless_all,
+            RelationKind::OverridesWith => &mut relations.overrides_with,
+        };
+        list.extend(ids);
         self
     }
 

@@ -147,3 +147,76 @@ pub struct Copy {
     /// Where to
     pub to: String,
 }
+
+/// Relations whose ids the CLI computes: a constant list, a constant id,
+/// a clap `Id`, a function's `Vec<&str>`.
+#[derive(Parser, McpTool, Debug, PartialEq)]
+#[command(name = "query")]
+pub struct Query {
+    /// Everything
+    #[arg(long, conflicts_with_all = Query::NARROWING)]
+    pub all: bool,
+    /// By name
+    #[arg(long, requires = Query::WHERE)]
+    pub name: Option<String>,
+    /// By age
+    #[arg(long)]
+    pub age: Option<u32>,
+    /// Where to look
+    #[arg(long = "where", required_unless_present_any = unless_given())]
+    pub place: Option<String>,
+    /// The newest first
+    #[arg(long, overrides_with = clap::Id::from("oldest"))]
+    pub newest: bool,
+    /// The oldest first
+    #[arg(long)]
+    pub oldest: bool,
+    /// Show the differences: a flag in an `Option` (always `Some`)
+    #[arg(long, long = "diff", action = clap::ArgAction::SetTrue)]
+    pub emit_diffs: Option<bool>,
+}
+
+impl Query {
+    /// What `--all` conflicts with.
+    pub const NARROWING: &'static [&'static str] = &["name", "age"];
+    /// What `--name` requires.
+    pub const WHERE: &'static str = "place";
+}
+
+/// What makes `--where` optional.
+fn unless_given() -> Vec<&'static str> {
+    vec!["all"]
+}
+
+/// Command names that are no tool names as they are: a space, a `+`, a
+/// letter beyond ASCII.
+#[derive(Parser, McpTool, Debug, PartialEq)]
+#[command(name = "my zig")]
+pub struct Zig {
+    #[command(subcommand)]
+    pub command: ZigCommand,
+}
+
+/// What `my zig` runs.
+#[derive(Subcommand, McpTool, Debug, PartialEq)]
+pub enum ZigCommand {
+    /// The C++ compiler
+    #[command(name = "c++")]
+    Cxx {
+        /// Its arguments
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
+    /// The C compiler
+    Cc,
+    /// A remote's commands
+    #[command(name = "rémote", subcommand)]
+    Remote(ZigRemote),
+}
+
+/// `my zig rémote`.
+#[derive(Subcommand, McpTool, Debug, PartialEq)]
+pub enum ZigRemote {
+    /// Add one
+    Add,
+}

@@ -6,8 +6,7 @@ use super::name::{joined_byte_back, joined_len, ToolName};
 use super::report::CheckReport;
 use super::walk::{Prop, Table, ToolKeys, KEY_LAYERS, NO_PARENT};
 use crate::registry::rules::{
-    hash_step, is_exposed, is_runnable, offers, renames_farther, valid_segment, HASH_START,
-    RENAME_SEPARATOR,
+    hash_step, is_exposed, is_runnable, offers, renames_farther, HASH_START, RENAME_SEPARATOR,
 };
 use crate::spec::tree::{ArgsNode, Item, SubNode};
 
@@ -25,7 +24,6 @@ pub const fn check_sub<const C: usize, const P: usize>(node: &SubNode) -> CheckR
     finish(&Table::<C, P>::of_sub(node), false)
 }
 
-const KIND_SEGMENT: u8 = 1;
 const KIND_LENGTH: u8 = 2;
 const KIND_TOOL: u8 = 3;
 const KIND_PROPERTY: u8 = 4;
@@ -125,21 +123,6 @@ const fn path_eq<const C: usize, const P: usize>(
     true
 }
 
-const fn is_ancestor<const C: usize, const P: usize>(
-    t: &Table<C, P>,
-    ancestor: usize,
-    cmd: usize,
-) -> bool {
-    let mut at = t.cmds[cmd].parent;
-    while at != NO_PARENT {
-        if at == ancestor {
-            return true;
-        }
-        at = t.cmds[at].parent;
-    }
-    false
-}
-
 /// Two things owned by the same nested type were reported by its derive.
 const fn ours(a: u32, b: u32) -> bool {
     a == 0 || b == 0 || a != b
@@ -154,41 +137,6 @@ const fn finish<const C: usize, const P: usize>(
 
     // Exposed commands and tools, as the registry picks them.
     let (exposed, tool) = exposure(t, host_is_tool);
-
-    // Command names that make path-built tool names invalid.
-    let mut c = if t.root_known { 0 } else { 1 };
-    while c < n {
-        let cmd = &t.cmds[c];
-        // What the command adds to tool names: the root's `prefix` in
-        // place of its name (an empty one adds nothing).
-        let segment = t.segment(c);
-        if cmd.owner == 0 && exposed[c] && !segment.is_empty() && !valid_segment(segment) {
-            let mut j = c;
-            while j < n {
-                if tool[j] && t.cmds[j].mcp_name.is_none() && (j == c || is_ancestor(t, c, j)) {
-                    let mut msg = Msg::new();
-                    msg.push("the command name `");
-                    msg.push(cmd.name);
-                    msg.push("` of ");
-                    msg.push(cmd.origin);
-                    msg.push(" makes the tool name `");
-                    push_tool_name(&mut msg, t, j);
-                    msg.push("` invalid: MCP tool names are 1 to 128 characters of A-Z, a-z, 0-9, `_`, `.` and `-`; ");
-                    if j == c {
-                        msg.push("rename the command, or set its tool name with `#[mcp(name = \"...\")]`");
-                    } else {
-                        msg.push("rename the command, or set the tool name of ");
-                        msg.push(t.cmds[j].origin);
-                        msg.push(" with `#[mcp(name = \"...\")]`");
-                    }
-                    report.add(cmd.site, KIND_SEGMENT, c, 0, msg);
-                    break;
-                }
-                j += 1;
-            }
-        }
-        c += 1;
-    }
 
     let names = tool_names(t, &tool);
 

@@ -4,7 +4,9 @@
 //! by the rule of [`shorten`](crate::registry::rules::shorten).
 
 use super::walk::{Table, NO_PARENT};
-use crate::registry::rules::{hash_digit, hash_step, is_separator, HASH_START, HASH_SUFFIX_LEN};
+use crate::registry::rules::{
+    hash_digit, hash_step, is_separator, tool_byte, HASH_START, HASH_SUFFIX_LEN,
+};
 
 /// Length of the name joined from `cmd` up to, and without, `stop`. An
 /// empty segment (a root's `prefix = ""`) adds nothing, not even a
@@ -43,7 +45,7 @@ pub(super) const fn joined_byte_back<const C: usize, const P: usize>(
         let name = t.segment(at).as_bytes();
         if !name.is_empty() {
             if k < name.len() {
-                return name[name.len() - 1 - k];
+                return tool_byte(name[name.len() - 1 - k]);
             }
             k -= name.len();
             if k == 0 {
