@@ -580,3 +580,232 @@ async fn an_opaque_token_is_introspected_at_the_issuer() {
     .await
     .expect("test timed out");
 }
+
+/// A token of `sub` from the authorization server's own key.
+async fn token_of(issuer: &Issuer, url: &str, sub: &str) -> String {
+    // Each token its own (two in one second would be the same).
+    static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let jti = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let claims = json!({
+        "iss": issuer.url, "aud": url, "sub": sub, "scope": "mcp:tools",
+        "iat": now(), "exp": now() + 300, "jti": format!("{sub}-{jti}"),
+    });
+    let header = json!({"alg": "RS256", "typ": "at+jwt", "kid": "as-key-1"});
+    bearer(&issuer.mint(header, claims, "own").await)
+}
+
+/// The first `taskId` anywhere in `value`.
+fn task_id(value: &Value) -> Option<String> {
+    match value {
+        Value::Object(map) => map
+            .get("taskId")
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+            .or_else(|| map.values().find_map(task_id)),
+        Value::Array(items) => items.iter().find_map(task_id),
+        _ => None,
+    }
+}
+
+/// `error` with the task id in its message put as `<id>`.
+fn without_id(error: &Value, id: &str) -> Value {
+    let mut error = error.clone();
+    if let Some(message) = error["message"].as_str() {
+        error["message"] = json!(message.replace(id, "<id>"));
+    }
+    error
+}
+
+/// With OAuth, a task and a round belong to the holder whose request made
+/// them: another holder's `tasks/get`, `tasks/update`, `tasks/cancel` and
+/// answer under its `requestState` get exactly what an unknown id gets,
+/// and do nothing; the same holder with another token keeps access. Over
+/// protocol 2026-07-28 without sessions, and in sessions.
+#[tokio::test]
+async fn tasks_and_rounds_belong_to_the_holder_that_made_them() {
+    let Some(tools) = common::node_tools() else {
+        return;
+    };
+    tokio::time::timeout(TEST_TIMEOUT, async {
+        let issuer = issuer(&tools).await;
+
+        // Without sessions (2026-07-28): a round, then a task.
+        let (_server, url) = serve(&issuer.url, &["--stateless"]).await;
+        let alice = token_of(&issuer, &url, "alice").await;
+        let alice_again = token_of(&issuer, &url, "alice").await;
+        assert_ne!(alice, alice_again);
+        let bob = token_of(&issuer, &url, "bob").await;
+        let meta = json!({
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities":
+                {"elicitation": {}, "extensions": {"io.modelcontextprotocol/tasks": {}}},
+            "io.modelcontextprotocol/clientInfo": {"name": "oauth-test", "version": "1"},
+        });
+        let send = |auth: String, method: &'static str, mut params: Value| {
+            let url = url.clone();
+            params["_meta"] = meta.clone();
+            async move {
+                let mut headers = vec![
+                    ("Authorization", auth.as_str()),
+                    ("MCP-Protocol-Version", "2026-07-28"),
+                    ("Mcp-Method", method),
+                ];
+                // The tool's name, or the task's id.
+                let name = params["name"]
+                    .as_str()
+                    .or(params["taskId"].as_str())
+                    .map(str::to_owned);
+                if let Some(name) = &name {
+                    headers.push(("Mcp-Name", name.as_str()));
+                }
+                let body = json!({"jsonrpc": "2.0", "id": 7, "method": method, "params": params});
+                let reply = post(&url, &headers, body.to_string()).await;
+                assert_eq!(reply.status, 200, "{method}: {reply:?}");
+                messages(&reply)
+                    .into_iter()
+                    .find(|m| m["id"] == 7)
+                    .unwrap_or_else(|| panic!("{method}: no answer: {reply:?}"))
+            }
+        };
+        let deploy = |extra: Value| {
+            let mut params = json!({"name": "fixture_deploy", "arguments": {}});
+            params
+                .as_object_mut()
+                .unwrap()
+                .extend(extra.as_object().unwrap().clone());
+            params
+        };
+        let first = send(alice.clone(), "tools/call", deploy(json!({}))).await;
+        let state = first["result"]["requestState"].as_str().unwrap().to_owned();
+        let answer = json!({"question": {"action": "accept", "content": {"answer": "prod"}}});
+        let answering =
+            |state: &str| deploy(json!({"requestState": state, "inputResponses": answer.clone()}));
+        // bob answers alice's question: as an unknown state, and she still can.
+        let unknown = send(bob.clone(), "tools/call", answering("0123456789abcdef")).await;
+        let foreign = send(bob.clone(), "tools/call", answering(&state)).await;
+        assert!(unknown["error"].is_object(), "{unknown}");
+        assert_eq!(foreign["error"], unknown["error"], "{foreign}");
+        let second = send(alice_again.clone(), "tools/call", answering(&state)).await;
+        assert_eq!(second["result"]["resultType"], "task", "{second}");
+        let task = task_id(&second).unwrap();
+
+        // bob and alice's task: get, update, cancel.
+        let yes = json!({"action": "accept", "content": {"confirm": true}});
+        let calls = |id: &str| {
+            [
+                ("tasks/get", json!({"taskId": id})),
+                (
+                    "tasks/update",
+                    json!({"taskId": id, "inputResponses": {"question-1": yes}}),
+                ),
+                ("tasks/cancel", json!({"taskId": id})),
+            ]
+        };
+        let nobody = "d4c1a7e0-0000-4000-8000-000000000000";
+        for ((method, theirs), (_, none)) in calls(&task).into_iter().zip(calls(nobody)) {
+            let foreign = send(bob.clone(), method, theirs).await;
+            let unknown = send(bob.clone(), method, none).await;
+            assert!(foreign["error"].is_object(), "{method}: {foreign}");
+            assert_eq!(
+                without_id(&foreign["error"], &task),
+                without_id(&unknown["error"], nobody),
+                "{method}"
+            );
+        }
+        // Untouched: alice (with another token) answers and it completes.
+        let mut state = send(alice.clone(), "tasks/get", json!({"taskId": task})).await;
+        for _ in 0..200 {
+            if state["result"]["status"] == "input_required" {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+            state = send(alice.clone(), "tasks/get", json!({"taskId": task})).await;
+        }
+        assert_eq!(state["result"]["status"], "input_required", "{state}");
+        let key = state["result"]["inputRequests"]
+            .as_object()
+            .and_then(|requests| requests.keys().next().cloned())
+            .unwrap_or_else(|| panic!("a question: {state}"));
+        let update = json!({"taskId": task, "inputResponses": {key: yes}});
+        let updated = send(alice_again.clone(), "tasks/update", update).await;
+        assert!(updated.get("error").is_none(), "{updated}");
+        for _ in 0..200 {
+            state = send(alice.clone(), "tasks/get", json!({"taskId": task})).await;
+            if state["result"]["status"] != "working" {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        assert_eq!(state["result"]["status"], "completed", "{state}");
+
+        // In sessions: a task from its start, each holder in a session of
+        // their own.
+        let (_server, url) = serve(&issuer.url, &[]).await;
+        let alice = token_of(&issuer, &url, "alice").await;
+        let alice_again = token_of(&issuer, &url, "alice").await;
+        let bob = token_of(&issuer, &url, "bob").await;
+        let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25",
+            "capabilities": {"extensions": {"io.modelcontextprotocol/tasks": {}}},
+            "clientInfo": {"name": "oauth-test", "version": "1"}}})
+        .to_string();
+        let open = |auth: String| {
+            let url = url.clone();
+            let initialize = initialize.clone();
+            async move {
+                let reply = post(&url, &[("Authorization", auth.as_str())], initialize).await;
+                assert_eq!(reply.status, 200, "{reply:?}");
+                let session = reply.header("mcp-session-id").unwrap().to_owned();
+                let headers = [
+                    ("Authorization", auth.as_str()),
+                    ("Mcp-Session-Id", &session),
+                ];
+                let note = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+                assert_eq!(post(&url, &headers, note).await.status, 202);
+                session
+            }
+        };
+        let in_session = |auth: String, session: String, method: &'static str, params: Value| {
+            let url = url.clone();
+            async move {
+                let headers = [
+                    ("Authorization", auth.as_str()),
+                    ("Mcp-Session-Id", &session),
+                ];
+                let body = json!({"jsonrpc": "2.0", "id": 8, "method": method, "params": params});
+                let reply = post(&url, &headers, body.to_string()).await;
+                assert_eq!(reply.status, 200, "{method}: {reply:?}");
+                messages(&reply).into_iter().find(|m| m["id"] == 8).unwrap()
+            }
+        };
+        let alices = open(alice.clone()).await;
+        let bobs = open(bob.clone()).await;
+        let sleep = json!({"name": "fixture_sleep", "arguments": {"ms": 60000}});
+        let made = in_session(alice.clone(), alices.clone(), "tools/call", sleep).await;
+        let task = task_id(&made).unwrap_or_else(|| panic!("a task: {made}"));
+        for ((method, theirs), (_, none)) in calls(&task).into_iter().zip(calls(nobody)) {
+            let foreign = in_session(bob.clone(), bobs.clone(), method, theirs).await;
+            let unknown = in_session(bob.clone(), bobs.clone(), method, none).await;
+            assert!(foreign["error"].is_object(), "{method}: {foreign}");
+            assert_eq!(
+                without_id(&foreign["error"], &task),
+                without_id(&unknown["error"], nobody),
+                "{method}"
+            );
+        }
+        // Still running, for alice, who may cancel it.
+        let get = json!({"taskId": task});
+        let state = in_session(
+            alice_again.clone(),
+            alices.clone(),
+            "tasks/get",
+            get.clone(),
+        )
+        .await;
+        assert_eq!(state["result"]["status"], "working", "{state}");
+        let cancel = in_session(alice.clone(), alices.clone(), "tasks/cancel", get.clone()).await;
+        assert!(cancel.get("error").is_none(), "{cancel}");
+    })
+    .await
+    .expect("test timed out");
+}

@@ -29,6 +29,9 @@ pub(super) struct Followed {
     pub(super) outbox: Option<Arc<Outbox>>,
     /// Whether progress still has a request to go to.
     pub(super) live: Arc<std::sync::atomic::AtomicBool>,
+    /// The token holder whose request started it (with OAuth): only the
+    /// same holder reaches its round or its task.
+    pub(super) holder: Option<String>,
 }
 
 /// A followed call waiting for the answer to its question.

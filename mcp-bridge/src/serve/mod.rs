@@ -37,6 +37,7 @@ mod notifications;
 pub(crate) mod oauth;
 mod outbox;
 mod output;
+mod owners;
 mod pool;
 mod requests;
 mod results;

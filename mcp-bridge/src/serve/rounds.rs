@@ -81,6 +81,7 @@ impl BridgeServer {
             cancel,
             outbox,
             live,
+            holder: super::owners::holder_of(context),
         }
     }
 
@@ -175,9 +176,19 @@ impl BridgeServer {
         responses: Option<&rmcp::model::InputResponses>,
         context: &RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        let caller = super::owners::holder_of(context);
         let round = {
             let mut rounds = lock(&self.shared.rounds);
             match rounds.get(state) {
+                // Another holder's: as if there were none.
+                Some(waiting)
+                    if !super::owners::may_reach(
+                        waiting.followed.holder.as_deref(),
+                        caller.as_deref(),
+                    ) =>
+                {
+                    None
+                }
                 Some(waiting) if waiting.followed.called != tool => {
                     return Err(ErrorData::invalid_params(
                         format!(

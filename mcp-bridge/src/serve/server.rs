@@ -182,19 +182,18 @@ impl ServerHandler for BridgeServer {
     async fn get_task(
         &self,
         request: GetTaskParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<GetTaskResult, ErrorData> {
-        self.shared
-            .tasks
-            .get_task(&request.task_id)
+        self.reachable_task(&request.task_id, &context)
             .map(GetTaskResult::new)
     }
 
     async fn update_task(
         &self,
         request: UpdateTaskParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
+        self.reachable_task(&request.task_id, &context)?;
         self.shared
             .tasks
             .update_task(&request.task_id, request.input_responses)
@@ -203,8 +202,9 @@ impl ServerHandler for BridgeServer {
     async fn cancel_task(
         &self,
         request: CancelTaskParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
+        self.reachable_task(&request.task_id, &context)?;
         self.shared.tasks.cancel_task(&request.task_id)
     }
 

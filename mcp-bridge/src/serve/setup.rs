@@ -83,6 +83,7 @@ impl BridgeServer {
                 draining: CancellationToken::new(),
                 isolate_all: false,
                 tasks: TaskManager::new(),
+                task_owners: Default::default(),
                 task_ttl: DEFAULT_TASK_TTL,
                 in_flight: std::sync::Mutex::default(),
                 early: std::sync::Mutex::default(),

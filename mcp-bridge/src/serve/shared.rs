@@ -51,6 +51,8 @@ pub(super) struct Shared {
     pub(super) tasks: TaskManager,
     /// How long a task may run, from the moment it is one.
     pub(super) task_ttl: Duration,
+    /// Who made each task, with OAuth.
+    pub(super) task_owners: super::owners::TaskOwners,
     /// The calls in flight, by session and request id, with what stops
     /// them: only a client's `notifications/cancelled` or the end of the
     /// shutdown grace period (not rmcp's own end of session, after which

@@ -42,6 +42,23 @@ impl BridgeServer {
         ))
     }
 
+    /// The task `id` as the request's holder may see it: an unknown id
+    /// and another holder's get the same answer.
+    pub(super) fn reachable_task(
+        &self,
+        id: &str,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::DetailedTask, ErrorData> {
+        let caller = super::owners::holder_of(context);
+        if !self.shared.task_owners.may_reach(id, caller.as_deref()) {
+            return Err(super::owners::no_such_task(id));
+        }
+        self.shared
+            .tasks
+            .get_task(id)
+            .map_err(|_| super::owners::no_such_task(id))
+    }
+
     /// Makes the rest of a followed call a task of the MCP Tasks
     /// extension: the answer to the request at hand, which the client
     /// polls with `tasks/get` (its questions in it, answered with
@@ -54,9 +71,13 @@ impl BridgeServer {
         let ttl = self.shared.task_ttl;
         let options =
             TaskOptions::default().with_ttl_ms(u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX));
+        let holder = followed.holder.clone();
         let task = self.shared.tasks.spawn(options, |task| {
             Box::pin(run_as_task(followed, task, draining, ttl))
         });
+        if let Some(holder) = holder {
+            self.shared.task_owners.made(&task.task_id, holder, ttl);
+        }
         CallToolResponse::Task(CreateTaskResult::new(task))
     }
 }

@@ -102,6 +102,11 @@ impl Grant {
             .get::<Self>()
     }
 
+    /// The token's holder: its issuer and subject, `"iss sub"`.
+    pub(crate) fn holder(&self) -> &str {
+        &self.holder.subject
+    }
+
     /// Whether the token may call `tool`.
     pub(crate) fn may_call(&self, tool: &str) -> bool {
         self.server.missing_scope(&self.holder, tool).is_none()
