@@ -346,6 +346,45 @@ fn what_comes_with_a_slow_call_is_handled_at_once() {
     }
 }
 
+/// A cancellation read with its call keeps the call from starting: its
+/// handler never runs (no side effect), nothing answers it, and the server
+/// goes on; for each handler kind, and in a process of its own.
+#[test]
+fn a_cancellation_read_with_its_call_keeps_it_from_starting() {
+    let dir = tempfile::tempdir().unwrap();
+    for (handler, isolate) in [
+        ("io", false),
+        ("plain", false),
+        ("async", false),
+        ("io", true),
+    ] {
+        let marks = dir.path().join(format!("{handler}-{isolate}"));
+        let marks_text = marks.to_str().unwrap();
+        let mut env = vec![("FIXTURE_MARKS", marks_text)];
+        if isolate {
+            env.push(("FIXTURE_ISOLATE", "1"));
+        }
+        let mut server = session(handler, &env);
+        for round in 0..6 {
+            let id = 10 + round * 2;
+            server.send_bytes(&together(&[
+                call_message(id, "fixture_sleep", json!({"ms": 50})),
+                cancel_message(id),
+                json!({"jsonrpc": "2.0", "id": id + 1, "method": "ping"}),
+            ]));
+            let pong = server.recv();
+            assert_eq!(pong["id"], id + 1, "{handler} {isolate}: {pong}");
+        }
+        // Whatever would have run has had time to.
+        std::thread::sleep(Duration::from_millis(400));
+        let pong = server.exchange(99, "ping", json!({}));
+        assert!(pong.get("result").is_some(), "{pong}");
+        let ran = std::fs::read_to_string(&marks).unwrap_or_default();
+        assert_eq!(ran, "", "{handler} (isolated: {isolate}): handlers ran");
+        server.finish();
+    }
+}
+
 /// A cancellation that races a call's end: the call is either answered or
 /// logged as cancelled, never both (a cancelled call's answer never goes
 /// out); for a call its reading thread runs, exactly one of the two.

@@ -605,7 +605,15 @@ impl Executor {
                 None => std::future::pending().await,
             }
         };
+        // A cancellation that came first wins: a call already cancelled
+        // when its turn comes never starts.
         tokio::select! {
+            biased;
+            () = cancel.cancelled() => {
+                tracing::info!(tool, "call stopped");
+                control.stop();
+                None
+            }
             done = run => Some(match done {
                 Some(Some((done, returned, panic))) => Ran {
                     outcome: done.with_returned(
@@ -619,11 +627,6 @@ impl Executor {
                 // The job's thread answered nothing (it is not ours to).
                 Some(None) | None => Ran::new(CallOutcome::lost()),
             }),
-            () = cancel.cancelled() => {
-                tracing::info!(tool, "call stopped");
-                control.stop();
-                None
-            }
             () = timer => {
                 let timeout = timeout.unwrap_or_default();
                 tracing::warn!(tool, ?timeout, "call timed out");
@@ -822,6 +825,11 @@ impl OnThread {
             start_task,
             answering,
         } = self;
+        // Stopped before it started (a cancellation read with its call):
+        // the handler never runs.
+        if stop.load(Ordering::SeqCst) {
+            return None;
+        }
         let _log = super::logs::Entered::on_thread(log);
         // `confirm()` from an `Io` handler asks too.
         let _ask = crate::io::asking_on_thread(ask.clone(), start_task.clone());

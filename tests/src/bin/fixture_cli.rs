@@ -252,7 +252,22 @@ impl std::fmt::Display for Counts {
 static INSIDE: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
 /// The `Io` handler: writes through the bridge's writers.
+/// With `FIXTURE_MARKS` set, a line in that file per handler run: the
+/// side effect the tests of calls that must never start look for.
+fn mark(cli: &Cli) {
+    if let Some(path) = std::env::var_os("FIXTURE_MARKS") {
+        use std::io::Write as _;
+        let mut file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .expect("open the marks file");
+        writeln!(file, "{:?}", cli.command).expect("write a mark");
+    }
+}
+
 fn run_io(cli: Cli, io: &mut Io) -> Result<Option<Output>, String> {
+    mark(&cli);
     if let Some(returned) = returned(&cli.command) {
         return returned;
     }
@@ -365,6 +380,7 @@ fn run_io(cli: Cli, io: &mut Io) -> Result<Option<Output>, String> {
 
 /// The plain handler: prints with `println!`, as a CLI's `main` does.
 fn run_plain(cli: Cli) -> Result<Option<Output>, String> {
+    mark(&cli);
     if let Some(returned) = returned(&cli.command) {
         return returned;
     }
@@ -487,6 +503,7 @@ fn run_plain(cli: Cli) -> Result<Option<Output>, String> {
 
 /// The async handler.
 async fn run_async(cli: Cli) -> Result<Option<Output>, String> {
+    mark(&cli);
     if let Some(returned) = returned(&cli.command) {
         tokio::task::yield_now().await;
         return returned;

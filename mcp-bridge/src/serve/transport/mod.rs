@@ -135,6 +135,22 @@ async fn write_line(writer: &Mutex<Writer>, line: &[u8]) -> std::io::Result<()> 
 }
 
 /// The request a `notifications/cancelled` message cancels.
+/// The id of a `tools/call` request.
+#[cfg(unix)]
+fn call_id(message: &RxJsonRpcMessage<RoleServer>) -> Option<&RequestId> {
+    match message {
+        rmcp::model::JsonRpcMessage::Request(request)
+            if matches!(
+                request.request,
+                rmcp::model::ClientRequest::CallToolRequest(_)
+            ) =>
+        {
+            Some(&request.id)
+        }
+        _ => None,
+    }
+}
+
 fn cancelled_id(message: &RxJsonRpcMessage<RoleServer>) -> Option<&RequestId> {
     let rmcp::model::JsonRpcMessage::Notification(notification) = message else {
         return None;
@@ -239,6 +255,7 @@ impl LineTransport {
                     start: 0,
                     end: 0,
                     framing,
+                    cancelled_ahead: None,
                 }),
                 loan,
                 to_loop,
@@ -395,6 +412,9 @@ struct ReaderState {
     start: usize,
     end: usize,
     framing: Framing,
+    /// The requests the rest of this read cancels (their ids as JSON),
+    /// found once per read when a call started early has more behind it.
+    cancelled_ahead: Option<Vec<serde_json::Value>>,
 }
 
 #[cfg(unix)]
@@ -461,6 +481,22 @@ impl super::pool::Lead for InputReader {
                     continue;
                 };
                 let routed = match inbound {
+                    // A call whose cancellation was read with it never
+                    // starts: neither this thread nor rmcp sees it (the
+                    // cancellation then reaches nothing).
+                    Inbound::Message(message)
+                        if state.start < state.end
+                            && call_id(&message).is_some_and(|id| state.cancels(id)) =>
+                    {
+                        if let Some(id) = call_id(&message) {
+                            tracing::info!(
+                                %id,
+                                "call cancelled by the client in the read that brought it: \
+                                 not started"
+                            );
+                        }
+                        Ok(None)
+                    }
                     Inbound::Message(message) => self.route(message),
                     inbound => self.to_loop.send(inbound).map(|()| None).map_err(drop),
                 };
@@ -479,7 +515,10 @@ impl super::pool::Lead for InputReader {
                     let _ = self.to_loop.send(Inbound::End);
                     return None;
                 }
-                Ok(read) => (state.start, state.end) = (0, read),
+                Ok(read) => {
+                    (state.start, state.end) = (0, read);
+                    state.cancelled_ahead = None;
+                }
                 Err(error) => {
                     tracing::error!("cannot read from the client: {error}");
                     let _ = self.to_loop.send(Inbound::End);
@@ -511,6 +550,24 @@ impl InputReader {
 
 #[cfg(unix)]
 impl ReaderState {
+    /// Whether the rest of this read holds a `notifications/cancelled` of
+    /// the request `id` (read through once per read, whole lines only).
+    fn cancels(&mut self, id: &RequestId) -> bool {
+        let rest = &self.buffer[self.start..self.end];
+        let ahead = self.cancelled_ahead.get_or_insert_with(|| {
+            let complete = rest.rsplitn(2, |b| *b == b'\n').nth(1).unwrap_or_default();
+            complete
+                .split(|b| *b == b'\n')
+                .filter_map(|line| std::str::from_utf8(line).ok())
+                .filter(|line| line.contains("notifications/cancelled"))
+                .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+                .filter(|message| message["method"] == "notifications/cancelled")
+                .map(|message| message["params"]["requestId"].clone())
+                .collect()
+        });
+        !ahead.is_empty() && serde_json::to_value(id).is_ok_and(|id| ahead.contains(&id))
+    }
+
     /// Reads what came (waiting for it), into the emptied buffer.
     fn read(&mut self) -> std::io::Result<usize> {
         use std::io::Read;
