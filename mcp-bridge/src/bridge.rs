@@ -1096,10 +1096,13 @@ async fn serve_stdio(server: BridgeServer, grace: Duration, command: &str) -> Ex
         Ok(server) => server,
         Err(error) => return fail(&error),
     };
-    let transport = match crate::serve::transport::guarded_stdio() {
+    let mut transport = match crate::serve::transport::guarded_stdio() {
         Ok(transport) => transport,
         Err(error) => return fail(&error),
     };
+    // A client that closes its input (a pipeline, a half-close) still gets
+    // the answers to its calls that finish within the grace period.
+    let input_ended = transport.on_input_end();
     let server = server.answering_through(&transport);
     crate::io::set_serving();
     tracing::info!(tools = server.tool_count(), "serving over stdio");
@@ -1116,6 +1119,14 @@ async fn serve_stdio(server: BridgeServer, grace: Duration, command: &str) -> Ex
     let mut finished = None;
     let ended = tokio::select! {
         ended = &mut waiting => ended.map(|_| ()).map_err(|e| e.to_string()),
+        () = input_ended.cancelled() => {
+            tracing::info!("the client closed its input: finishing the running calls");
+            server.drain();
+            finished = Some(server.finish_calls(grace).await);
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            stop.cancel();
+            waiting.await.map(|_| ()).map_err(|e| e.to_string())
+        }
         signal = shutdown_signal() => {
             tracing::info!(signal, "asked to stop: finishing the running calls");
             server.drain();

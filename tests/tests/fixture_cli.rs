@@ -2046,3 +2046,61 @@ fn a_calls_trace_context_reaches_its_handler_its_span_and_its_own_process() {
         assert!(log.contains("traceparent is dropped"), "{handler}: {log}");
     }
 }
+
+/// A client that closes its input while calls run (a pipeline, a
+/// half-close) still gets the answer of every call that finishes within
+/// the grace period, also past rmcp's own fixed wait for answers (five
+/// seconds), and "had not finished" for one that does not: each answered
+/// once, for each handler kind, started by the thread that read it and
+/// followed by rmcp (a progress token). Grace 8 s; calls of 0.5 s, 6 s and
+/// 12 s (the times of the issue, scaled to keep the test short).
+#[test]
+fn closing_stdin_loses_no_answer_of_a_call_that_finishes_within_the_grace() {
+    let runs = [
+        ("io", false, 500),
+        ("io", false, 6000),
+        ("io", false, 12000),
+        ("io", true, 6000),
+        ("io", true, 12000),
+        ("plain", false, 6000),
+        ("plain", false, 12000),
+        ("async", false, 500),
+        ("async", false, 6000),
+        ("async", false, 12000),
+    ];
+    std::thread::scope(|scope| {
+        for (handler, followed, ms) in runs {
+            scope.spawn(move || {
+                let case = format!("{handler}, followed by rmcp: {followed}, {ms} ms");
+                let mut server = session(handler, &[("FIXTURE_GRACE_MS", "8000")]);
+                let mut call = call_message(2, "fixture_sleep", json!({"ms": ms}));
+                if followed {
+                    call["params"]["_meta"] = json!({"progressToken": "p"});
+                }
+                server.send(&call);
+                std::thread::sleep(Duration::from_millis(100));
+                let start = Instant::now();
+                let status = server
+                    .close_and_wait(Duration::from_secs(20))
+                    .unwrap_or_else(|| panic!("{case}: still running"));
+                let took = start.elapsed();
+                let mut answers = Vec::new();
+                while let Some(message) = server.recv_within(Duration::from_millis(500)) {
+                    answers.push(message);
+                }
+                let answers: Vec<&Value> = answers.iter().filter(|m| m["id"] == 2).collect();
+                assert_eq!(answers.len(), 1, "{case}: {answers:?}\n{}", server.log());
+                let said = text(&answers[0]["result"]);
+                if ms < 8000 {
+                    assert_eq!(said, "slept\n", "{case}");
+                    assert!(status.success(), "{case}: {status}");
+                    assert!(took < Duration::from_millis(ms + 2000), "{case}: {took:?}");
+                } else {
+                    assert!(said.contains("had not finished"), "{case}: {said}");
+                    assert!(!status.success(), "{case}: {status}");
+                    assert!(took < Duration::from_millis(10_000), "{case}: {took:?}");
+                }
+            });
+        }
+    });
+}

@@ -163,6 +163,29 @@ fn cancelled_id(message: &RxJsonRpcMessage<RoleServer>) -> Option<&RequestId> {
     cancelled.params.request_id.as_ref()
 }
 
+impl LineTransport {
+    /// A token cancelled when the client closes its input. From then on
+    /// the transport tells rmcp the input ended only once every request
+    /// read has been answered (rmcp's own wait for its answers is short
+    /// and fixed): whoever holds the token lets the calls finish within
+    /// their grace period, then stops the service.
+    pub(crate) fn on_input_end(&mut self) -> tokio_util::sync::CancellationToken {
+        self.input_ended
+            .get_or_insert_with(tokio_util::sync::CancellationToken::new)
+            .clone()
+    }
+
+    /// Waits until no request read is left unanswered.
+    fn answered(&self) -> impl std::future::Future<Output = ()> + Send + 'static {
+        let in_flight = Arc::clone(&self.in_flight);
+        async move {
+            while in_flight.lock().is_ok_and(|ids| !ids.is_empty()) {
+                tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+            }
+        }
+    }
+}
+
 /// A line-delimited JSON-RPC transport over any reader and writer.
 pub(crate) struct LineTransport {
     source: Source,
@@ -173,6 +196,12 @@ pub(crate) struct LineTransport {
     /// them is refused, so each request gets its own answer.
     /// (`1` and `"1"` are different ids.)
     in_flight: Arc<std::sync::Mutex<HashSet<RequestId>>>,
+    /// Cancelled when the client closes its input, when someone asked
+    /// ([`on_input_end`](Self::on_input_end)): the input then stays open
+    /// to rmcp until every request read is answered.
+    input_ended: Option<tokio_util::sync::CancellationToken>,
+    /// The client closed its input.
+    ended: bool,
 }
 
 /// Where the messages come from.
@@ -282,6 +311,8 @@ impl LineTransport {
             source: source(framing),
             writer: Arc::new(Mutex::new(Box::pin(writer))),
             pending: None,
+            input_ended: None,
+            ended: false,
             in_flight,
         }
     }
@@ -488,12 +519,17 @@ impl super::pool::Lead for InputReader {
                         if state.start < state.end
                             && call_id(&message).is_some_and(|id| state.cancels(id)) =>
                     {
-                        if let Some(id) = call_id(&message) {
-                            tracing::info!(
-                                %id,
-                                "call cancelled by the client in the read that brought it: \
-                                 not started"
-                            );
+                        if let rmcp::model::JsonRpcMessage::Request(request) = &*message {
+                            if let rmcp::model::ClientRequest::CallToolRequest(call) =
+                                &request.request
+                            {
+                                tracing::info!(
+                                    id = %request.id,
+                                    tool = %call.params.name,
+                                    "call cancelled by the client in the read that brought \
+                                     it: not started"
+                                );
+                            }
                         }
                         Ok(None)
                     }
@@ -831,10 +867,20 @@ impl Transport<RoleServer> for LineTransport {
                 tracing::error!("cannot write to the client: {error}");
                 return None;
             }
+            if self.ended {
+                self.answered().await;
+                return None;
+            }
             match self.next().await {
                 Inbound::Message(message) => return Some(*message),
                 Inbound::Reply(reply) => self.pending = Some(reply),
-                Inbound::End => return None,
+                Inbound::End => match &self.input_ended {
+                    Some(ended) => {
+                        ended.cancel();
+                        self.ended = true;
+                    }
+                    None => return None,
+                },
             }
         }
     }
