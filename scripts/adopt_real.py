@@ -150,7 +150,7 @@ def adopt(entry):
         )
         # A build script that includes the argument definitions (for
         # completions or man pages) compiles them too.
-        if os.path.exists(os.path.join(src, "build.rs")) or re.search(r"^build\s*=", cargo, re.M):
+        if os.path.exists(os.path.join(src, "build.rs")) or re.search(r"^build\s*=\s*\"", cargo, re.M):
             cargo += f'[build-dependencies.mcp-bridge]\npath = "{bridge}"\n'
         if not re.search(r"^\[workspace\]", cargo, re.M):
             cargo += "\n[workspace]\n"
@@ -196,12 +196,16 @@ mod {MARK} {{
         let start = ::std::time::Instant::now();
         let report = ::mcp_bridge::testing::agreement::<super::{entry['root']}>();
         ::std::println!(
-            "MCP-ADOPT compared={{}} unsayable={{}} disagreements={{}} seconds={{:.2}}",
+            "MCP-ADOPT compared={{}} unsayable={{}} disagreements={{}} kept={{}} seconds={{:.2}}",
             report.compared,
             report.unsayable,
             report.disagreements.len(),
+            report.kept.len(),
             start.elapsed().as_secs_f64()
         );
+        for (reason, cases) in report.kept_by_reason() {{
+            ::std::println!("MCP-ADOPT kept {{cases}}: {{reason}}");
+        }}
         ::std::assert!(report.disagreements.is_empty(), "{{}}", report.disagreements.join("\\n"));
     }}
 }}
@@ -302,12 +306,16 @@ def run(entry):
             result[check] = "fails"
         elif re.search(rf"test \S*{name} \.\.\.", output):
             result[check] = "passes"
-    m = re.search(r"MCP-ADOPT compared=(\d+) unsayable=(\d+) disagreements=(\d+) seconds=([\d.]+)", output)
+    m = re.search(
+        r"MCP-ADOPT compared=(\d+) unsayable=(\d+) disagreements=(\d+) kept=(\d+) seconds=([\d.]+)",
+        output,
+    )
     if m:
         # The report lists 40 and counts the rest in its last line.
         more = re.search(r"\.\.\. and (\d+) more disagreements", output)
         total = int(m.group(3)) - (1 - int(more.group(1)) if more else 0)
-        result["agreement"] += f" ({m.group(1)} calls, {total} disagree, {m.group(4)} s)"
+        kept = f", {m.group(4)} as documented" if m.group(4) != "0" else ""
+        result["agreement"] += f" ({m.group(1)} calls, {total} disagree{kept}, {m.group(5)} s)"
     return result
 
 
