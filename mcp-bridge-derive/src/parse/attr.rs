@@ -331,10 +331,8 @@ impl Parse for ClapItem {
 /// structopt's `#[structopt(...)]`), which clap 4 still reads, means
 /// `#[arg]` on a field and `#[command]` on a struct, an enum or a variant
 /// (`on_field`).
-///
-/// Every key is looked up in clap's keys (`clap_keys`): one mcp-bridge
-/// does not know, or refuses, is an error here.
-pub(crate) fn clap_items(cx: &Ctxt, attrs: &[Attribute], on_field: bool) -> Vec<ClapItem> {
+/// The caller looks every key up in clap's keys (`clap_keys`).
+pub(crate) fn clap_items(attrs: &[Attribute], on_field: bool) -> Vec<ClapItem> {
     let mut items = Vec::new();
     for attr in attrs {
         let path = attr.path();
@@ -365,7 +363,6 @@ pub(crate) fn clap_items(cx: &Ctxt, attrs: &[Attribute], on_field: bool) -> Vec<
             }));
         }
     }
-    super::clap_keys::check_keys(cx, &items);
     items
 }
 

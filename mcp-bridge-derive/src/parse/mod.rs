@@ -24,7 +24,7 @@ use crate::ctxt::Ctxt;
 use crate::model::{Container, Field, FieldKind, Input, Layer, Text, Variant, VariantKind};
 
 pub(crate) fn from_syn<'a>(cx: &Ctxt, input: &'a syn::DeriveInput) -> Option<Input<'a>> {
-    let items = attr::clap_items(cx, &input.attrs, false);
+    let items = checked_items(cx, &input.attrs, false);
     let naming = naming_of(cx, &items, Naming::DEFAULT);
     let container = Container {
         ident: &input.ident,
@@ -252,7 +252,7 @@ fn all_fields<'a>(cx: &Ctxt, fields: &'a syn::Fields, naming: Naming) -> Vec<Fie
 }
 
 fn field_kind(cx: &Ctxt, field: &syn::Field, naming: Naming) -> Option<FieldKind> {
-    let items = attr::clap_items(cx, &field.attrs, true);
+    let items = checked_items(cx, &field.attrs, true);
     for item in items.iter().rev() {
         match item.key.to_string().as_str() {
             keys::SKIP if item.kind != ClapAttrKind::Group => {
@@ -305,7 +305,7 @@ fn reject_mcp_on_nesting(cx: &Ctxt, field: &syn::Field, place: McpPlace) {
 }
 
 fn variant<'a>(cx: &Ctxt, variant: &'a syn::Variant, naming: Naming) -> Variant<'a> {
-    let items = attr::clap_items(cx, &variant.attrs, false);
+    let items = checked_items(cx, &variant.attrs, false);
     let inner = naming_of(cx, &items, naming);
     let inner_casing = inner.casing;
     let name_item = command_name(&items);
@@ -397,4 +397,13 @@ fn variant<'a>(cx: &Ctxt, variant: &'a syn::Variant, naming: Naming) -> Variant<
         kind,
         builder_groups: relations::command_groups(cx, &items),
     }
+}
+
+/// The clap items of an item's attributes, every key looked up in clap's
+/// keys (`clap_keys`): one mcp-bridge does not know, or refuses, is an
+/// error here.
+fn checked_items(cx: &Ctxt, attrs: &[syn::Attribute], on_field: bool) -> Vec<attr::ClapItem> {
+    let items = attr::clap_items(attrs, on_field);
+    clap_keys::check_keys(cx, &items);
+    items
 }
