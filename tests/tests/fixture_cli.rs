@@ -2052,7 +2052,8 @@ fn a_calls_trace_context_reaches_its_handler_its_span_and_its_own_process() {
 /// the grace period, also past rmcp's own fixed wait for answers (five
 /// seconds), and "had not finished" for one that does not: each answered
 /// once, for each handler kind, started by the thread that read it and
-/// followed by rmcp (a progress token). Grace 8 s; calls of 0.5 s, 6 s and
+/// followed by rmcp (a progress token), and in a process of its own.
+/// Grace 8 s; calls of 0.5 s, 6 s and
 /// 12 s (the times of the issue, scaled to keep the test short).
 #[test]
 fn closing_stdin_loses_no_answer_of_a_call_that_finishes_within_the_grace() {
@@ -2067,12 +2068,23 @@ fn closing_stdin_loses_no_answer_of_a_call_that_finishes_within_the_grace() {
         ("async", false, 500),
         ("async", false, 6000),
         ("async", false, 12000),
+        // In a process of its own.
+        ("isolated", true, 6000),
+        ("isolated", true, 12000),
     ];
     std::thread::scope(|scope| {
         for (handler, followed, ms) in runs {
             scope.spawn(move || {
                 let case = format!("{handler}, followed by rmcp: {followed}, {ms} ms");
-                let mut server = session(handler, &[("FIXTURE_GRACE_MS", "8000")]);
+                let mut env = vec![("FIXTURE_GRACE_MS", "8000")];
+                let handler = match handler {
+                    "isolated" => {
+                        env.push(("FIXTURE_ISOLATE", "1"));
+                        "io"
+                    }
+                    handler => handler,
+                };
+                let mut server = session(handler, &env);
                 let mut call = call_message(2, "fixture_sleep", json!({"ms": ms}));
                 if followed {
                     call["params"]["_meta"] = json!({"progressToken": "p"});
