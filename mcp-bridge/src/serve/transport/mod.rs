@@ -443,9 +443,10 @@ struct ReaderState {
     start: usize,
     end: usize,
     framing: Framing,
-    /// The requests the rest of this read cancels (their ids as JSON),
-    /// found once per read when a call started early has more behind it.
-    cancelled_ahead: Option<Vec<serde_json::Value>>,
+    /// The requests the rest of this read cancels (where each
+    /// cancellation ends in the buffer, and the id as JSON), found once per
+    /// read when a call has more behind it.
+    cancelled_ahead: Option<Vec<(usize, serde_json::Value)>>,
 }
 
 #[cfg(unix)]
@@ -589,19 +590,35 @@ impl ReaderState {
     /// Whether the rest of this read holds a `notifications/cancelled` of
     /// the request `id` (read through once per read, whole lines only).
     fn cancels(&mut self, id: &RequestId) -> bool {
-        let rest = &self.buffer[self.start..self.end];
+        let (start, end) = (self.start, self.end);
+        let buffer = &self.buffer;
         let ahead = self.cancelled_ahead.get_or_insert_with(|| {
-            let complete = rest.rsplitn(2, |b| *b == b'\n').nth(1).unwrap_or_default();
-            complete
-                .split(|b| *b == b'\n')
-                .filter_map(|line| std::str::from_utf8(line).ok())
-                .filter(|line| line.contains("notifications/cancelled"))
-                .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
-                .filter(|message| message["method"] == "notifications/cancelled")
-                .map(|message| message["params"]["requestId"].clone())
+            // Whole lines only, each with where it ends in the buffer.
+            let mut lines = Vec::new();
+            let mut at = start;
+            while let Some(length) = buffer[at..end].iter().position(|b| *b == b'\n') {
+                lines.push((at + length, &buffer[at..at + length]));
+                at += length + 1;
+            }
+            lines
+                .into_iter()
+                .filter_map(|(ends, line)| Some((ends, std::str::from_utf8(line).ok()?)))
+                .filter(|(_, line)| line.contains("notifications/cancelled"))
+                .filter_map(|(ends, line)| {
+                    let message = serde_json::from_str::<serde_json::Value>(line).ok()?;
+                    (message["method"] == "notifications/cancelled")
+                        .then(|| (ends, message["params"]["requestId"].clone()))
+                })
                 .collect()
         });
-        !ahead.is_empty() && serde_json::to_value(id).is_ok_and(|id| ahead.contains(&id))
+        // Only what follows the call: a cancellation before it, read
+        // already, was of an earlier request with its id.
+        !ahead.is_empty()
+            && serde_json::to_value(id).is_ok_and(|id| {
+                ahead
+                    .iter()
+                    .any(|(ends, cancelled)| *ends >= start && *cancelled == id)
+            })
     }
 
     /// Reads what came (waiting for it), into the emptied buffer.
