@@ -1115,38 +1115,38 @@ async fn serve_stdio(server: BridgeServer, grace: Duration, command: &str) -> Ex
     let stop = service.cancellation_token();
     let waiting = service.waiting();
     tokio::pin!(waiting);
-    // Set once the running calls had their grace period (once).
-    let mut finished = None;
-    let ended = tokio::select! {
-        ended = &mut waiting => ended.map(|_| ()).map_err(|e| e.to_string()),
-        () = input_ended.cancelled() => {
-            tracing::info!("the client closed its input: finishing the running calls");
+    // Asked to stop, or the client closed its input (its answers still go
+    // out): the running calls have their grace period, are answered, and
+    // rmcp stops then.
+    let asked = tokio::select! {
+        ended = &mut waiting => Err(ended),
+        () = input_ended.cancelled() => Ok(None),
+        signal = shutdown_signal() => Ok(Some(signal)),
+    };
+    let (ended, finished) = match asked {
+        Ok(signal) => {
+            match signal {
+                Some(signal) => {
+                    tracing::info!(signal, "asked to stop: finishing the running calls")
+                }
+                None => tracing::info!("the client closed its input: finishing the running calls"),
+            }
             server.drain();
-            finished = Some(server.finish_calls(grace).await);
-            tokio::time::sleep(Duration::from_millis(50)).await;
-            stop.cancel();
-            waiting.await.map(|_| ()).map_err(|e| e.to_string())
-        }
-        signal = shutdown_signal() => {
-            tracing::info!(signal, "asked to stop: finishing the running calls");
-            server.drain();
-            finished = Some(server.finish_calls(grace).await);
+            let finished = server.finish_calls(grace).await;
             // Let the last answers reach the transport.
             tokio::time::sleep(Duration::from_millis(50)).await;
             stop.cancel();
-            waiting.await.map(|_| ()).map_err(|e| e.to_string())
+            (waiting.await, finished)
         }
-    };
-    // The client is gone: calls still running finish their work within the
-    // grace period (their answers have nowhere to go), so none is cut off
-    // halfway through writing its data.
-    let finished = match finished {
-        Some(finished) => finished,
-        None => {
+        // The session ended otherwise: calls still running finish their
+        // work within the grace period (their answers have nowhere to
+        // go), so none is cut off halfway through writing its data.
+        Err(ended) => {
             server.drain();
-            server.finish_calls(grace).await
+            (ended, server.finish_calls(grace).await)
         }
     };
+    let ended = ended.map(|_| ()).map_err(|e| e.to_string());
     let cut_off = !finished;
     if cut_off {
         return ExitCode::FAILURE;

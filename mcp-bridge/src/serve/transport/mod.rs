@@ -135,20 +135,16 @@ async fn write_line(writer: &Mutex<Writer>, line: &[u8]) -> std::io::Result<()> 
 }
 
 /// The request a `notifications/cancelled` message cancels.
-/// The id of a `tools/call` request.
+/// The id and tool of a `tools/call` request.
 #[cfg(unix)]
-fn call_id(message: &RxJsonRpcMessage<RoleServer>) -> Option<&RequestId> {
-    match message {
-        rmcp::model::JsonRpcMessage::Request(request)
-            if matches!(
-                request.request,
-                rmcp::model::ClientRequest::CallToolRequest(_)
-            ) =>
-        {
-            Some(&request.id)
-        }
-        _ => None,
-    }
+fn call_of(message: &RxJsonRpcMessage<RoleServer>) -> Option<(&RequestId, &str)> {
+    let rmcp::model::JsonRpcMessage::Request(request) = message else {
+        return None;
+    };
+    let rmcp::model::ClientRequest::CallToolRequest(call) = &request.request else {
+        return None;
+    };
+    Some((&request.id, &call.params.name))
 }
 
 fn cancelled_id(message: &RxJsonRpcMessage<RoleServer>) -> Option<&RequestId> {
@@ -518,19 +514,15 @@ impl super::pool::Lead for InputReader {
                     // cancellation then reaches nothing).
                     Inbound::Message(message)
                         if state.start < state.end
-                            && call_id(&message).is_some_and(|id| state.cancels(id)) =>
+                            && call_of(&message).is_some_and(|(id, _)| state.cancels(id)) =>
                     {
-                        if let rmcp::model::JsonRpcMessage::Request(request) = &*message {
-                            if let rmcp::model::ClientRequest::CallToolRequest(call) =
-                                &request.request
-                            {
-                                tracing::info!(
-                                    id = %request.id,
-                                    tool = %call.params.name,
-                                    "call cancelled by the client in the read that brought \
-                                     it: not started"
-                                );
-                            }
+                        if let Some((id, tool)) = call_of(&message) {
+                            tracing::info!(
+                                %id,
+                                tool,
+                                "call cancelled by the client in the read that brought it: \
+                                 not started"
+                            );
                         }
                         Ok(None)
                     }
