@@ -32,11 +32,11 @@ SRC = "mcp-bridge/src"
 # Parts a CLI may not use, by the files that hold them (under mcp-bridge/src).
 GROUPS = {
     "install": ["install.rs"],
-    "questions": ["serve/ask.rs", "serve/rounds.rs", "serve/followed.rs"],
-    "tasks": ["serve/tasks.rs"],
-    "skills": ["serve/skills.rs"],
-    "values": ["serve/fetching.rs", "serve/values.rs"],
-    "isolation": ["serve/isolate.rs"],
+    "questions": ["serve/running/ask.rs", "serve/protocol/rounds.rs", "serve/protocol/followed.rs"],
+    "tasks": ["serve/protocol/tasks.rs"],
+    "skills": ["serve/protocol/skills.rs"],
+    "values": ["serve/protocol/fetching.rs", "serve/protocol/values.rs"],
+    "isolation": ["serve/running/isolate.rs"],
     "grouped and search modes": ["registry/surface.rs"],
     "doc-comment examples": ["registry/examples.rs"],
 }

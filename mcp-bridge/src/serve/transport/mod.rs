@@ -26,13 +26,14 @@
 mod framing;
 #[cfg(unix)]
 mod loan;
+pub(super) mod pool;
 mod stdio;
 
 pub(crate) use stdio::guarded_stdio;
 #[cfg(all(unix, feature = "http"))]
 pub(super) use stdio::null_stdin;
 
-// The HTTP server (`serve/http.rs`) answers with the same framing.
+// The HTTP server (`serve/http/`) answers with the same framing.
 use framing::recover_id;
 pub(super) use framing::{decode_line, error_response, reply_bytes, Decoded};
 
@@ -314,10 +315,10 @@ impl LineTransport {
     }
 
     /// The reader of the input, for the call threads to read it with
-    /// ([`Pool::lead`](super::pool::Pool::lead)), `early` starting the
+    /// ([`Pool::lead`](pool::Pool::lead)), `early` starting the
     /// calls the reading thread runs itself; once, and only for a
     /// [`threaded`](Self::threaded) transport.
-    pub(crate) fn reader(&self, early: Arc<dyn EarlyCalls>) -> Option<Arc<dyn super::pool::Lead>> {
+    pub(crate) fn reader(&self, early: Arc<dyn EarlyCalls>) -> Option<Arc<dyn pool::Lead>> {
         match &self.source {
             Source::Stream { .. } => None,
             #[cfg(unix)]
@@ -390,7 +391,7 @@ pub(crate) trait EarlyCalls: Send + Sync {
     /// Starts the call `message` brings, when it may start here: the task
     /// to run on this thread, which answers the call. `message` is left as
     /// it was otherwise.
-    fn start(&self, message: &mut RxJsonRpcMessage<RoleServer>) -> Option<super::pool::Task>;
+    fn start(&self, message: &mut RxJsonRpcMessage<RoleServer>) -> Option<pool::Task>;
     /// Stops the call started under request `id`, if one runs: whether it
     /// did (the cancellation then goes no further: rmcp never knew it).
     fn cancel(&self, id: &RequestId) -> bool;
@@ -412,7 +413,7 @@ const MORE_READ: mio::Token = mio::Token(1);
 
 #[cfg(unix)]
 /// The protocol input read by the call threads, one at a time
-/// ([`Lead`](super::pool::Lead)).
+/// ([`Lead`](pool::Lead)).
 pub(crate) struct InputReader {
     /// Taken by the leading thread only (the lead passes on through
     /// `loan`).
@@ -454,7 +455,7 @@ impl InputReader {
     fn route(
         &self,
         mut message: Box<RxJsonRpcMessage<RoleServer>>,
-    ) -> Result<Option<super::pool::Task>, ()> {
+    ) -> Result<Option<pool::Task>, ()> {
         if let Some(early) = &self.early {
             if let Some(id) = cancelled_id(&message) {
                 if early.cancel(id) {
@@ -472,7 +473,7 @@ impl InputReader {
 }
 
 #[cfg(unix)]
-impl super::pool::Lead for InputReader {
+impl pool::Lead for InputReader {
     fn reclaim(&self) -> bool {
         self.loan.reclaim()
     }
@@ -497,7 +498,7 @@ impl super::pool::Lead for InputReader {
         self.loan.take_over()
     }
 
-    fn lead(&self) -> Option<super::pool::Task> {
+    fn lead(&self) -> Option<pool::Task> {
         let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
         let state = &mut *state;
         loop {

@@ -12,10 +12,12 @@ use rmcp::RoleServer;
 use tokio_util::sync::CancellationToken;
 
 use super::dispatch::Dispatch;
-use super::exec::{self, CommandPolicy, Executor};
 use super::followed::Round;
-use super::{logs, transport, values};
+use super::values;
 use crate::registry::Surface;
+use crate::serve::running::exec::{self, CommandPolicy, Executor};
+use crate::serve::running::logs;
+use crate::serve::transport;
 
 pub(super) struct Shared {
     pub(super) typed: Box<dyn Dispatch>,

@@ -13,7 +13,7 @@ use crate::spec::OutputFormat;
 /// A call's result; with `#[mcp(output = "...")]`, what a successful
 /// call printed is parsed into `structuredContent` too (or, when it does
 /// not parse, left as text with a warning in the log).
-pub(super) fn with_output(
+pub(in crate::serve) fn with_output(
     outcome: CallOutcome,
     output: Option<OutputFormat>,
     tool: &str,
@@ -39,14 +39,14 @@ pub(super) fn with_output(
 }
 
 /// Bad arguments, answered as clap would: exit code 2, the message on stderr.
-pub(super) fn invalid_arguments(error: &ArgError) -> CallOutcome {
+pub(in crate::serve) fn invalid_arguments(error: &ArgError) -> CallOutcome {
     CallOutcome::new(2, String::new(), error.to_string())
 }
 
 /// The answer to a call the shutdown stopped: it did not finish in the
 /// grace period, and, told to stop, may still complete (a synchronous
 /// handler runs until it returns, or until the process ends).
-pub(super) fn unfinished(tool: &str) -> CallToolResult {
+pub(in crate::serve) fn unfinished(tool: &str) -> CallToolResult {
     CallToolResult::error(vec![ContentBlock::text(format!(
         "tool `{tool}` had not finished when the server stopped (its shutdown grace \
          period ended): it was asked to stop, and what it was doing may or may not have \

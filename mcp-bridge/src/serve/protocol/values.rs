@@ -3,7 +3,7 @@
 //! first `initialize` or `tools/list`, then every TTL), and what it gives
 //! becomes the property's `enum` in `tools/list` and what a call's value is
 //! checked against. A change sends `notifications/tools/list_changed` to
-//! every client (`serve/fetching.rs`). A function that fails, panics or hangs
+//! every client (`fetching.rs`). A function that fails, panics or hangs
 //! leaves the values as they were (the static schema, before any fetch
 //! succeeded), and the log says why.
 

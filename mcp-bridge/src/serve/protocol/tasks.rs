@@ -12,11 +12,11 @@ use rmcp::task_manager::{TaskContext, TaskExit, TaskOptions};
 use rmcp::{ErrorData, RoleServer};
 use tokio_util::sync::CancellationToken;
 
-use super::exec::{self, CommandPolicy, Ran};
 use super::followed::Followed;
-use super::results::with_output;
 use super::server::BridgeServer;
-use super::{ask, run};
+use crate::serve::running::exec::{self, CommandPolicy, Ran};
+use crate::serve::running::results::with_output;
+use crate::serve::running::{ask, run};
 use crate::spec::TaskSupport;
 
 impl BridgeServer {

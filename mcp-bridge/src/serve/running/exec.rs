@@ -6,9 +6,9 @@
 //! - A call waits for its turn (a slot, the `serial` lock, the capture's
 //!   turn) as part of the call: its cancellation or timeout ends the wait,
 //!   and its job never starts.
-//! - A synchronous handler runs on a call thread (`pool.rs`), never on a
-//!   worker thread, so `ping` and other calls keep being answered, and a
-//!   handler may start its own runtime and `block_on` it.
+//! - A synchronous handler runs on a call thread (`transport/pool.rs`),
+//!   never on a worker thread, so `ping` and other calls keep being
+//!   answered, and a handler may start its own runtime and `block_on` it.
 //! - An async handler runs as a task of the server's runtime; a cancelled
 //!   or timed-out one is dropped at its next `.await`.
 //! - A handler that prints to the process's streams (`println!`) runs
@@ -36,12 +36,12 @@ use tokio::sync::{Mutex, Notify, OwnedMutexGuard, OwnedSemaphorePermit, Semaphor
 use tokio_util::sync::CancellationToken;
 
 use super::capture::Bounded;
-use super::pool::Pool;
 use super::run::{panic_message, CallOutcome};
-use super::transport::Replier;
 use super::turn::{PrintTurn, Turn, TurnState, Waited};
 use crate::handler::{Ended, Job, SyncJob};
 use crate::io::{Io, ProgressFn, Structured};
+use crate::serve::transport::pool::{self, Pool};
+use crate::serve::transport::Replier;
 use crate::spec::OutputFormat;
 use crate::trace::TraceContext;
 
@@ -302,7 +302,7 @@ impl Executor {
     }
 
     /// Makes the call threads read the protocol input ([`Pool::lead`]).
-    pub(crate) fn lead(&self, input: Arc<dyn super::pool::Lead>) -> std::io::Result<()> {
+    pub(crate) fn lead(&self, input: Arc<dyn pool::Lead>) -> std::io::Result<()> {
         self.pool.lead(input)
     }
 
@@ -501,7 +501,7 @@ impl Executor {
         policy: CommandPolicy,
         asker: super::ask::Asker,
         reply: Reply,
-    ) -> Option<(Early, super::pool::Task)> {
+    ) -> Option<(Early, pool::Task)> {
         let capture = self.capture_for(&job);
         let sync = match job {
             Job::Sync(sync) if policy.timeout.or(self.limits.timeout).is_none() => sync,
@@ -536,7 +536,7 @@ impl Executor {
                 by: Arc::clone(&control.by),
             }),
         };
-        let task: super::pool::Task = Box::new(move || {
+        let task: pool::Task = Box::new(move || {
             // A panic is caught around the handler; nothing is left to
             // catch here.
             let _ = on_thread.run();

@@ -5,10 +5,10 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::exec::Running;
 use super::locks::lock;
-use super::results::unfinished;
 use super::server::BridgeServer;
+use crate::serve::running::exec::Running;
+use crate::serve::running::results::unfinished;
 
 impl BridgeServer {
     /// Waits up to `grace` for the running calls to end; then stops the

@@ -10,18 +10,19 @@ use rmcp::task_manager::TaskManager;
 use tokio_util::sync::CancellationToken;
 
 #[cfg(unix)]
-use super::capture::StdCapture;
 use super::catalogue::rmcp_tool;
 use super::dispatch::{Dispatch, Typed};
-use super::exec::{CommandPolicy, Executor, Limits};
 use super::server::BridgeServer;
 use super::shared::{Session, Shared};
 use super::skills::{About, Skill, Skills};
 use super::tasks::DEFAULT_TASK_TTL;
-use super::{run, values};
+use super::values;
 use crate::error::RegistryError;
 use crate::handler::{Handler, IntoHandler};
 use crate::registry::Registry;
+use crate::serve::running::capture::StdCapture;
+use crate::serve::running::exec::{CommandPolicy, Executor, Limits};
+use crate::serve::running::run;
 use crate::spec::CommandSpec;
 use crate::traits::McpCommand;
 use serde_json::Value;
@@ -236,7 +237,7 @@ impl BridgeServer {
 }
 
 // MCP logging is deprecated (SEP-2577) but still what clients of protocol
-// versions up to 2025-11-25 use; see `logs.rs`.
+// versions up to 2025-11-25 use; see `running/logs.rs`.
 #[allow(deprecated)]
 fn server_info(root: &CommandSpec, tasks: bool, prompts: bool, changing: bool) -> ServerConfig {
     let version = root.version.clone().unwrap_or_else(|| "0.0.0".to_owned());

@@ -7,9 +7,9 @@ use std::sync::Arc;
 
 use tokio_util::sync::CancellationToken;
 
-use super::ask;
-use super::exec::Ran;
-use super::outbox::Outbox;
+use crate::serve::running::ask;
+use crate::serve::running::exec::Ran;
+use crate::serve::running::outbox::Outbox;
 use crate::spec::{OutputFormat, TaskSupport};
 
 /// A call running past the request that started it: a 2026-07-28

@@ -7,11 +7,12 @@ use rmcp::model::ProgressNotificationParam;
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer};
 
-use super::outbox::Outbox;
+use super::requests;
 use super::server::BridgeServer;
 use super::shared::Session;
-use super::{logs, requests};
 use crate::io::ProgressFn;
+use crate::serve::running::logs;
+use crate::serve::running::outbox::Outbox;
 
 impl BridgeServer {
     /// `logging/setLevel`: the level of the logs this session's calls send

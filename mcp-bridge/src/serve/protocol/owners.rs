@@ -19,7 +19,7 @@ use super::locks::lock;
 pub(super) fn holder_of(context: &RequestContext<RoleServer>) -> Option<String> {
     #[cfg(feature = "oauth")]
     {
-        super::oauth::Grant::of(context).map(|grant| grant.holder().to_owned())
+        super::access::Access::of(context).map(|access| access.holder().to_owned())
     }
     #[cfg(not(feature = "oauth"))]
     {

@@ -12,9 +12,9 @@
 //! call's answer, an `input_required` result whose `requestState` names
 //! the call, which keeps waiting; the client asks its user and calls
 //! again with the answer (`inputResponses`) and that state, and the call
-//! goes on (`serve/rounds.rs`: `BridgeServer::follow`, `resume`). A call
-//! nobody comes back to is dropped after [`ROUND_EXPIRY`], its question
-//! unanswered.
+//! goes on (`protocol/rounds.rs`: `BridgeServer::follow`, `resume`). A
+//! call nobody comes back to is dropped after [`ROUND_EXPIRY`], its
+//! question unanswered.
 //!
 //! A call that runs as a task of the MCP Tasks extension puts each
 //! question in the task (rmcp's `TaskContext::request_input`, under a key

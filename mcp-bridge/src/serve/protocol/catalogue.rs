@@ -104,8 +104,8 @@ impl BridgeServer {
         let mut listed = read(&self.shared.listed).clone();
         // An OAuth token sees the tools it may call.
         #[cfg(feature = "oauth")]
-        if let Some(grant) = super::oauth::Grant::of(context) {
-            listed.tools.retain(|tool| grant.may_call(&tool.name));
+        if let Some(access) = super::access::Access::of(context) {
+            listed.tools.retain(|tool| access.may_call(&tool.name));
         }
         #[cfg(not(feature = "oauth"))]
         let _ = context;

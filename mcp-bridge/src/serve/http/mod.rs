@@ -5,6 +5,9 @@
 //! sessions, one log line per request, and an end that lets running calls
 //! finish.
 
+#[cfg(feature = "oauth")]
+pub(crate) mod oauth;
+
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -18,8 +21,8 @@ use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, Stream
 use subtle::ConstantTimeEq;
 use tokio_util::sync::CancellationToken;
 
-use super::server::BridgeServer;
-use super::transport;
+use crate::serve::protocol::BridgeServer;
+use crate::serve::transport;
 
 /// The path the MCP endpoint is served at.
 pub(crate) const ENDPOINT: &str = "/mcp";
@@ -49,7 +52,7 @@ pub(crate) struct HttpOptions {
     pub(crate) session_idle: Duration,
     /// OAuth: tokens of an authorization server (`--oauth-issuer`).
     #[cfg(feature = "oauth")]
-    pub(crate) oauth: Option<super::oauth::OAuthOptions>,
+    pub(crate) oauth: Option<oauth::OAuthOptions>,
 }
 
 impl HttpOptions {
@@ -150,7 +153,7 @@ struct Gate {
     sessions: Option<Arc<LocalSessionManager>>,
     max_sessions: usize,
     #[cfg(feature = "oauth")]
-    oauth: Option<Arc<super::oauth::ResourceServer>>,
+    oauth: Option<Arc<oauth::ResourceServer>>,
 }
 
 /// The router serving `server` at [`ENDPOINT`]; `stop` ends every session
@@ -159,7 +162,7 @@ pub(crate) fn router(
     server: BridgeServer,
     options: &HttpOptions,
     stop: CancellationToken,
-    #[cfg(feature = "oauth")] oauth: Option<Arc<super::oauth::ResourceServer>>,
+    #[cfg(feature = "oauth")] oauth: Option<Arc<oauth::ResourceServer>>,
 ) -> axum::Router {
     let config = StreamableHttpServerConfig::default()
         .with_allowed_hosts(options.hosts())
@@ -353,7 +356,7 @@ fn refused_call(
     parts: &axum::http::request::Parts,
     message: &rmcp::service::RxJsonRpcMessage<rmcp::RoleServer>,
 ) -> Option<Response> {
-    let grant = parts.extensions.get::<super::oauth::Grant>()?;
+    let grant = parts.extensions.get::<oauth::Grant>()?;
     let rmcp::model::JsonRpcMessage::Request(request) = message else {
         return None;
     };
@@ -397,6 +400,8 @@ async fn guard(State(gate): State<Arc<Gate>>, request: Request, next: Next) -> R
             match oauth.admit(given.as_deref(), session).await {
                 Ok(grant) => {
                     request.extensions_mut().insert(grant.clone());
+                    let access = crate::serve::protocol::access::Access::new(grant.clone());
+                    request.extensions_mut().insert(access);
                     Some(grant)
                 }
                 Err(refusal) => return logged(&method, &path, started, unread(refusal)),
@@ -520,7 +525,7 @@ pub(crate) async fn serve(
             let endpoint = endpoint_url(listener.local_addr()?);
             let oauth = oauth.clone();
             let started = crate::spawn::spawn_blocking(move || {
-                super::oauth::ResourceServer::start(&oauth, &endpoint)
+                oauth::ResourceServer::start(&oauth, &endpoint)
             })
             .await
             .map_err(std::io::Error::other)?

@@ -10,10 +10,12 @@ use rmcp::RoleServer;
 
 use super::locks::lock;
 use super::notifications::notifies;
+use super::requests;
 use super::server::BridgeServer;
 use super::shared::EarlyEntry;
 use super::tasks::task_from_start;
-use super::{ask, exec, pool, requests, transport};
+use crate::serve::running::{ask, exec};
+use crate::serve::transport::{self, pool};
 use crate::spec::TaskSupport;
 
 /// Starts calls on the threads that read their requests, and stops them
@@ -80,8 +82,8 @@ impl BridgeServer {
     /// they are) and its turn free, in the flat tool mode. The arguments
     /// are taken out of the message. rmcp never sees the call: its thread
     /// answers it, a cancellation from its client stops it
-    /// ([`EarlyCalls::cancel`]), and so does the shutdown
-    /// ([`stop_calls`](Self::stop_calls)). The call's one wake-up is this
+    /// ([`EarlyCalls::cancel`](transport::EarlyCalls::cancel)), and so
+    /// does the shutdown ([`stop_calls`](Self::stop_calls)). The call's one wake-up is this
     /// thread's: none for the event loop and none for another thread
     /// stands between the request and the answer.
     fn start_early(

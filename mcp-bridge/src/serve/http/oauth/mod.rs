@@ -19,6 +19,7 @@ use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde_json::{json, Value};
 
+use crate::serve::protocol::access::Admission;
 use verify::{Client, Holder, Refusal, Verifier};
 
 /// How the resource server is set up (`mcp serve --http --oauth-*`).
@@ -74,8 +75,10 @@ pub(crate) struct ResourceServer {
     owners: Mutex<HashMap<String, String>>,
 }
 
-/// What a request's valid token grants, put in its extensions: rmcp hands
-/// them to the server (`tools/list` shows only what it may call).
+/// What a request's valid token grants, put in its extensions (for the
+/// `403` of a call whose scope it lacks), and beside it as the
+/// [`Access`](crate::serve::protocol::access::Access) rmcp hands the server with the request (`tools/list` shows only what
+/// it may call).
 #[derive(Debug, Clone)]
 pub(crate) struct Grant {
     holder: Holder,
@@ -92,33 +95,20 @@ impl std::fmt::Debug for ResourceServer {
 }
 
 impl Grant {
-    /// The grant of the request `context` answers, when it came over HTTP
-    /// with an OAuth token.
-    pub(crate) fn of(context: &rmcp::service::RequestContext<rmcp::RoleServer>) -> Option<&Self> {
-        context
-            .extensions
-            .get::<axum::http::request::Parts>()?
-            .extensions
-            .get::<Self>()
-    }
-
-    /// The token's holder: its issuer and subject, `"iss sub"`.
-    pub(crate) fn holder(&self) -> &str {
-        &self.holder.subject
-    }
-
-    /// Whether the token may call `tool`.
-    pub(crate) fn may_call(&self, tool: &str) -> bool {
-        self.server.missing_scope(&self.holder, tool).is_none()
-    }
-
     /// The `403` for a call of `tool` the token lacks the scope of.
     pub(crate) fn refuse_call(&self, tool: &str) -> Option<Response> {
         self.server.refuse_call(self, tool)
     }
+}
+
+impl Admission for Grant {
+    /// The token's holder: its issuer and subject, `"iss sub"`.
+    fn holder(&self) -> &str {
+        &self.holder.subject
+    }
 
     /// The scope a call of `tool` needs that the token lacks.
-    pub(crate) fn missing_scope(&self, tool: &str) -> Option<&str> {
+    fn missing_scope(&self, tool: &str) -> Option<&str> {
         self.server.missing_scope(&self.holder, tool)
     }
 }

@@ -10,16 +10,16 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer};
 use tokio_util::sync::CancellationToken;
 
-use super::ask;
-use super::exec::{self, CommandPolicy, Watch};
 use super::followed::{Followed, Round};
 use super::locks::lock;
 use super::notifications::call_notifications;
-use super::results::with_output;
-use super::run::CallOutcome;
 use super::server::BridgeServer;
 use super::shared::Shared;
 use crate::io::ProgressFn;
+use crate::serve::running::ask;
+use crate::serve::running::exec::{self, CommandPolicy, Watch};
+use crate::serve::running::results::with_output;
+use crate::serve::running::run::CallOutcome;
 use crate::spec::TaskSupport;
 
 /// What a followed call did next.

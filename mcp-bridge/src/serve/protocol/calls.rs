@@ -16,19 +16,20 @@ use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
 use super::catalogue::surface_answer;
-use super::exec::{self, Watch};
 use super::locks::{lock, read};
 use super::notifications::call_notifications;
-use super::results::{invalid_arguments, unfinished};
-use super::run::CallOutcome;
+use super::requests;
 use super::server::BridgeServer;
 use super::shared::Shared;
 use super::tasks::task_from_start;
-use super::{ask, requests};
 use crate::error::CallError;
 use crate::handler::{Ended, Job, SyncJob};
 use crate::io::Io;
 use crate::registry::Resolved;
+use crate::serve::running::ask;
+use crate::serve::running::exec::{self, Watch};
+use crate::serve::running::results::{invalid_arguments, unfinished};
+use crate::serve::running::run::CallOutcome;
 use crate::spec::TaskSupport;
 
 /// Removes a call from the calls in flight when it ends.
@@ -69,8 +70,8 @@ impl BridgeServer {
         // An OAuth token's scopes, checked again here for what its HTTP
         // `403` did not stop.
         #[cfg(feature = "oauth")]
-        if let Some(scope) =
-            super::oauth::Grant::of(&context).and_then(|grant| grant.missing_scope(&request.name))
+        if let Some(scope) = super::access::Access::of(&context)
+            .and_then(|access| access.missing_scope(&request.name))
         {
             return Err(ErrorData::invalid_request(
                 format!("the tool `{}` needs the scope {scope}", request.name),
