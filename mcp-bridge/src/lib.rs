@@ -66,7 +66,7 @@
 //!
 //! | module | step |
 //! | --- | --- |
-//! | [`Bridge`] (`bridge.rs`) | the CLI runs as itself, or `mcp serve` / `mcp tools` |
+//! | [`Bridge`] (`bridge/`) | the CLI runs as itself, or `mcp serve` / `mcp tools`; [`parse`], the drop-in for `Cli::parse()` |
 //! | [`BridgeServer`] (`serve/`) | the rmcp handler; running the user's handler off the event loop within the server's limits; the stdio transport |
 //! | [`Registry`] (`registry/`) | the tool table: which commands are tools, their names; the compile-time tree checks |
 //! | traits (`traits.rs`) | what `#[derive(McpTool)]` implements: spec, typed build, tree node |
@@ -96,7 +96,7 @@ pub mod testing;
 mod trace;
 mod traits;
 
-pub use bridge::Bridge;
+pub use bridge::{parse, parse_from, try_parse, try_parse_from, Bridge};
 pub use call::convert;
 pub use call::{no_texts, BuildCtx, DefaultSource, DefaultTexts, LiteralTexts, Texts};
 pub use convert::McpValue;

@@ -59,7 +59,8 @@ pub fn fleet() -> &'static Path {
     BIN.get_or_init(|| example_bin("fleet"))
 }
 
-fn example_bin(name: &str) -> PathBuf {
+/// An example binary, built (when it is not up to date) and located.
+pub fn example_bin(name: &str) -> PathBuf {
     let workspace = workspace_root();
     let output = Command::new(env!("CARGO"))
         .args(["build", "-q", "-p", "examples", "--bin", name])

@@ -1,0 +1,146 @@
+//! Drop-ins for clap's parse functions: `mcp_bridge::parse::<Cli>()` in
+//! place of `Cli::parse()`, and the rest of the CLI's `main` stays as it
+//! is.
+//!
+//! - On a command line, clap's own function runs on the arguments, with
+//!   its errors and exit codes; the bridge builds nothing unless the
+//!   bridge's command (`mcp`) is among them.
+//! - `<cli> mcp serve|tools|install ...` is served, and the process ends
+//!   there: the function does not return.
+//! - Each call runs in a child process of the binary (the isolated calls
+//!   of [`Bridge::isolate_calls`]), where the same function returns the
+//!   value built from the call's JSON arguments, with no command line.
+//!   The CLI's `main` then runs on it as on a command line (its config,
+//!   its logging, its runtime, its `process::exit`), and the call's
+//!   result is what it printed and its exit code.
+//!
+//! A process per call costs a process start (`docs/benchmarks.md`);
+//! [`Bridge::new`] with the CLI's handler runs calls in the server.
+
+use std::ffi::OsString;
+use std::process::ExitCode;
+
+use super::args::BridgeArgs;
+use super::builder::Bridge;
+use super::route::Routed;
+use crate::registry::Registry;
+use crate::traits::McpCommand;
+
+/// `Cli::parse()`, with the bridge's `mcp` command served (see the
+/// module's documentation):
+///
+/// ```no_run
+/// # use clap::Parser;
+/// # use mcp_bridge::McpTool;
+/// #[derive(Parser, McpTool)]
+/// struct Cli {
+///     name: String,
+/// }
+///
+/// fn main() {
+///     let cli = mcp_bridge::parse::<Cli>();
+///     println!("hello {}", cli.name);
+/// }
+/// ```
+pub fn parse<C: McpCommand + Send + 'static>() -> C {
+    parse_from(std::env::args_os())
+}
+
+/// `Cli::try_parse()`, with the bridge's `mcp` command served.
+pub fn try_parse<C: McpCommand + Send + 'static>() -> Result<C, clap::Error> {
+    try_parse_from(std::env::args_os())
+}
+
+/// `Cli::parse_from(args)`, with the bridge's `mcp` command served.
+pub fn parse_from<C: McpCommand + Send + 'static>(
+    args: impl IntoIterator<Item = impl Into<OsString> + Clone>,
+) -> C {
+    match prepare::<C>(args) {
+        Prepared::Value(cli) => cli,
+        Prepared::Args(args) => C::parse_from(args),
+    }
+}
+
+/// `Cli::try_parse_from(args)`, with the bridge's `mcp` command served.
+pub fn try_parse_from<C: McpCommand + Send + 'static>(
+    args: impl IntoIterator<Item = impl Into<OsString> + Clone>,
+) -> Result<C, clap::Error> {
+    match prepare::<C>(args) {
+        Prepared::Value(cli) => Ok(cli),
+        Prepared::Args(args) => C::try_parse_from(args),
+    }
+}
+
+/// What the CLI's parse function is to return.
+enum Prepared<C> {
+    /// A call's value, in the child process started for it.
+    Value(C),
+    /// What clap's own function parses.
+    Args(Vec<OsString>),
+}
+
+/// The value of a call, clap's arguments, or the bridge served (and the
+/// process ended).
+fn prepare<C: McpCommand + Send + 'static>(
+    args: impl IntoIterator<Item = impl Into<OsString> + Clone>,
+) -> Prepared<C> {
+    if let Some(call) = crate::serve::isolate::isolated_call() {
+        // Run for a server: a question goes to no terminal.
+        crate::io::set_serving();
+        let built = call.and_then(|call| {
+            let registry = Registry::<C>::new().map_err(|e| e.to_string())?;
+            registry
+                .build(&call.tool, &call.arguments)
+                .map_err(|e| e.to_string())
+        });
+        match built {
+            // The CLI's `main` prints and exits as it does; nothing is
+            // returned as data.
+            Ok(cli) => return Prepared::Value(cli),
+            Err(error) => {
+                eprintln!("{error}");
+                std::process::exit(2);
+            }
+        }
+    }
+    let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
+    // A command line without the bridge's name is clap's alone.
+    if !args.iter().skip(1).any(|arg| arg == "mcp") {
+        return Prepared::Args(args);
+    }
+    let bridge = Bridge::<C>::new(not_run::<C>).isolate_calls(true);
+    match bridge.settings.route(&bridge, true, args) {
+        Routed::Parse(args) => Prepared::Args(args),
+        Routed::Matches(mut cmd, mut matches) => {
+            match <C as clap::FromArgMatches>::from_arg_matches_mut(&mut matches) {
+                Ok(cli) => Prepared::Value(cli),
+                Err(error) => error.format(&mut cmd).exit(),
+            }
+        }
+        Routed::Bridge(args) => {
+            let code = serve(bridge, *args);
+            std::process::exit(if code == ExitCode::SUCCESS { 0 } else { 1 })
+        }
+    }
+}
+
+/// Serves, on a thread of its own when called on a runtime's thread (an
+/// async `main`), where another runtime cannot start.
+fn serve<C: McpCommand + Send + 'static>(bridge: Bridge<C>, args: BridgeArgs) -> ExitCode {
+    if tokio::runtime::Handle::try_current().is_err() {
+        return bridge.settings.serve_blocking(&bridge, args);
+    }
+    std::thread::scope(|scope| {
+        scope
+            .spawn(|| bridge.settings.serve_blocking(&bridge, args))
+            .join()
+            .unwrap_or(ExitCode::FAILURE)
+    })
+}
+
+/// The handler of the bridge that serves: never run, since every call
+/// runs in a process of its own.
+fn not_run<C>(_: C) -> ExitCode {
+    eprintln!("mcp-bridge: a call ran in the server instead of a process of its own");
+    ExitCode::from(101)
+}

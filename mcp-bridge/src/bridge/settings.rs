@@ -1,0 +1,45 @@
+//! What the bridge's untyped code holds and asks: a bridge's [`Settings`]
+//! (all of it but the CLI's type), and [`CliType`], the questions it asks
+//! of the CLI's type. What only they need is compiled once in this crate,
+//! not again for every CLI type.
+
+use std::time::Duration;
+
+use crate::registry::{Builds, Table, ToolMode};
+use crate::serve::{BridgeServer, Limits, Skill};
+use crate::spec::CommandSpec;
+
+/// A bridge's settings: all of it but the CLI's type. What only they need
+/// is a method of theirs, compiled once in this crate and not again for
+/// every CLI type; the typed side answers through [`CliType`].
+pub(super) struct Settings {
+    pub(super) command_name: String,
+    pub(super) limits: Limits,
+    pub(super) grace: Duration,
+    pub(super) isolate: bool,
+    pub(super) task_ttl: Duration,
+    pub(super) hide_command: bool,
+    pub(super) tool_mode: ToolMode,
+    /// The CLI's own changes to its `Command` (`Bridge::command`).
+    pub(super) customise: Option<Customise>,
+    /// The skills offered (`Bridge::skill`).
+    pub(super) skills: Vec<Skill>,
+}
+
+/// What the bridge's untyped code asks of the CLI's type.
+pub(super) trait CliType: Sync {
+    /// The derive's command (`CommandFactory::command`).
+    fn command(&self) -> clap::Command;
+    /// The command tree (`McpCommand::command_spec`).
+    fn command_spec(&self) -> CommandSpec;
+    /// The package the CLI is declared in.
+    #[cfg(feature = "server-json")]
+    fn package(&self) -> crate::traits::Package;
+    /// Builds (and drops) a call's value: checks examples.
+    fn builds(&self) -> Builds<'static>;
+    /// The server of `table`, running the CLI's handler.
+    fn server(&self, table: Table) -> BridgeServer;
+}
+
+/// The CLI's own changes to its `clap::Command` (`Bridge::command`).
+pub(super) type Customise = Box<dyn Fn(clap::Command) -> clap::Command + Send + Sync>;
