@@ -22,6 +22,8 @@ cargo build -p mcp-bridge --no-default-features --locked
 # And with OAuth, the feature that brings the JWT and HTTPS crates.
 cargo build -p mcp-bridge --features oauth --locked
 cargo test -p mcp-bridge-derive -p mcp-bridge --lib --locked
+# `cargo mcp-bridge adopt` (the `adopt` feature: syn's spans, toml_edit).
+cargo test -p mcp-bridge --features adopt --bin cargo-mcp-bridge --locked
 # The crate docs' examples on the default features: among them, that
 # `#[mcp(output = "yaml")]` does not compile without the `yaml` feature
 # (the workspace's tests build with it on).

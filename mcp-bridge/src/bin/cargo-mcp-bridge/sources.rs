@@ -1,0 +1,548 @@
+//! A package's Rust files read with syn, and what `adopt` and `remove`
+//! look for in them: the types deriving clap's `Parser`, `Args` or
+//! `Subcommand`, the call that parses the CLI's value, and the forms
+//! `adopt` writes. Places are byte ranges of the file's text, so that the
+//! files are edited where they were read and nothing else changes.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use syn::punctuated::Punctuated;
+use syn::spanned::Spanned;
+use syn::visit::Visit;
+
+use crate::edit::Edit;
+use crate::forms;
+
+/// clap's derives that `McpTool` goes beside.
+const CLAP_DERIVES: [&str; 3] = ["Parser", "Args", "Subcommand"];
+/// clap's helper attributes: a type carrying one derives from clap.
+const CLAP_ATTRIBUTES: [&str; 4] = ["command", "clap", "arg", "group"];
+/// clap's functions that parse a command line into a value.
+pub(crate) const PARSE_FUNCTIONS: [&str; 4] =
+    ["parse", "try_parse", "parse_from", "try_parse_from"];
+
+/// A Rust file and its syntax tree.
+pub(crate) struct File {
+    pub(crate) path: PathBuf,
+    pub(crate) text: String,
+    /// Where what syn parsed starts: after a byte-order mark and a `#!`
+    /// line, which syn leaves out.
+    skip: usize,
+    syntax: syn::File,
+}
+
+/// Reads and parses `path`; the error names the file and the place.
+pub(crate) fn read(path: &Path) -> Result<File, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|error| format!("{}: cannot read it: {error}", path.display()))?;
+    let mut skip = if text.starts_with('\u{feff}') { 3 } else { 0 };
+    if text[skip..].starts_with("#!") && !text[skip..].starts_with("#![") {
+        skip += text[skip..].find('\n').unwrap_or(text.len() - skip);
+    }
+    let syntax = syn::parse_str::<syn::File>(&text[skip..]).map_err(|error| {
+        let at = error.span().start();
+        format!(
+            "{}:{}:{}: cannot parse it: {error}",
+            path.display(),
+            at.line,
+            at.column + 1
+        )
+    })?;
+    Ok(File {
+        path: path.to_owned(),
+        text,
+        skip,
+        syntax,
+    })
+}
+
+/// A type deriving clap's `Parser`, `Args` or `Subcommand`.
+#[derive(Debug)]
+pub(crate) struct Derived {
+    pub(crate) name: String,
+    /// It derives `Parser`: a CLI's root.
+    pub(crate) parser: bool,
+    pub(crate) debug: bool,
+    /// A derive list of it holds `McpTool` already.
+    pub(crate) adopted: bool,
+    /// The first derive list holding clap's derive.
+    pub(crate) list: DeriveList,
+}
+
+/// A `#[derive(...)]` list, alone or in a `#[cfg_attr(...)]`.
+#[derive(Debug)]
+pub(crate) struct DeriveList {
+    /// The end of its last derive.
+    pub(crate) last_end: usize,
+    /// The whole attribute, `#[` to `]`.
+    pub(crate) attribute: Range<usize>,
+    /// The text of the `cfg_attr` condition it is under.
+    pub(crate) cfg: Option<String>,
+}
+
+/// `Type::parse()`, `Type::try_parse_from(args)`...
+#[derive(Debug)]
+pub(crate) struct Call {
+    pub(crate) ty: String,
+    /// The type's name (its path's last segment).
+    pub(crate) name: String,
+    pub(crate) function: String,
+    pub(crate) args: String,
+    pub(crate) at: Range<usize>,
+    pub(crate) line: usize,
+    pub(crate) column: usize,
+    /// Already `mcp_bridge::parse::<Type>()` (in one of the forms adopt
+    /// writes).
+    pub(crate) bridged: bool,
+}
+
+/// What one file holds.
+#[derive(Debug, Default)]
+pub(crate) struct Scan {
+    pub(crate) derived: Vec<Derived>,
+    pub(crate) calls: Vec<Call>,
+    /// The forms `adopt` wrote, each with the edit that takes it back.
+    pub(crate) undo: Vec<Edit>,
+    /// The test module `adopt` adds is there.
+    pub(crate) tests: bool,
+}
+
+impl File {
+    /// What the file holds.
+    pub(crate) fn scan(&self) -> Scan {
+        let mut imports = Imports::default();
+        imports.visit_file(&self.syntax);
+        let mut scanner = Scanner {
+            file: self,
+            imports,
+            scan: Scan::default(),
+        };
+        scanner.visit_file(&self.syntax);
+        scanner.scan
+    }
+
+    /// The byte range of `node` in the text.
+    fn range(&self, node: &impl Spanned) -> Range<usize> {
+        let range = node.span().byte_range();
+        range.start + self.skip..range.end + self.skip
+    }
+
+    fn slice(&self, node: &impl Spanned) -> &str {
+        &self.text[self.range(node)]
+    }
+
+    /// The line and column (from 1) of a byte.
+    pub(crate) fn line_column(&self, at: usize) -> (usize, usize) {
+        let before = &self.text[..at];
+        let line = before.matches('\n').count() + 1;
+        let column = before.len() - before.rfind('\n').map_or(0, |i| i + 1);
+        (line, before[before.len() - column..].chars().count() + 1)
+    }
+}
+
+/// The names the file imports from clap (`*` for a glob), and those of
+/// clap's derives imported under another name.
+#[derive(Default)]
+struct Imports {
+    names: BTreeSet<String>,
+    renamed: BTreeMap<String, String>,
+}
+
+impl Imports {
+    fn collect(&mut self, tree: &syn::UseTree) {
+        match tree {
+            syn::UseTree::Path(path) => self.collect(&path.tree),
+            syn::UseTree::Name(name) => {
+                self.names.insert(name.ident.to_string());
+            }
+            syn::UseTree::Rename(rename) => {
+                self.renamed
+                    .insert(rename.rename.to_string(), rename.ident.to_string());
+            }
+            syn::UseTree::Glob(_) => {
+                self.names.insert("*".to_owned());
+            }
+            syn::UseTree::Group(group) => group.items.iter().for_each(|tree| self.collect(tree)),
+        }
+    }
+}
+
+impl<'ast> Visit<'ast> for Imports {
+    fn visit_item_use(&mut self, item: &'ast syn::ItemUse) {
+        // `use clap::{Parser, Subcommand};`, `use clap::Parser as P;`...
+        let mut tree = &item.tree;
+        if let syn::UseTree::Path(path) = tree {
+            if path.ident == "clap" {
+                tree = &path.tree;
+                self.collect(tree);
+            }
+        }
+    }
+}
+
+struct Scanner<'a> {
+    file: &'a File,
+    imports: Imports,
+    scan: Scan,
+}
+
+/// The derives of one list, with its place.
+struct ListFound {
+    paths: Vec<syn::Path>,
+    list: DeriveList,
+    /// The list is a `cfg_attr` of `adopt`'s: `derive(mcp_bridge::McpTool)`
+    /// alone.
+    ours_alone: bool,
+}
+
+impl Scanner<'_> {
+    /// The derive lists among `attrs`.
+    fn derive_lists(&self, attrs: &[syn::Attribute]) -> Vec<ListFound> {
+        let paths = |meta: &syn::MetaList| {
+            meta.parse_args_with(Punctuated::<syn::Path, syn::Token![,]>::parse_terminated)
+                .map(|paths| paths.into_iter().collect::<Vec<_>>())
+                .unwrap_or_default()
+        };
+        let mut found = Vec::new();
+        for attr in attrs {
+            let attribute = self.file.range(attr);
+            match &attr.meta {
+                syn::Meta::List(list) if list.path.is_ident("derive") => {
+                    let paths = paths(list);
+                    if let Some(last) = paths.last() {
+                        found.push(ListFound {
+                            list: DeriveList {
+                                last_end: self.file.range(last).end,
+                                attribute,
+                                cfg: None,
+                            },
+                            paths,
+                            ours_alone: false,
+                        });
+                    }
+                }
+                syn::Meta::List(list) if list.path.is_ident("cfg_attr") => {
+                    let parsed = list.parse_args_with(|input: syn::parse::ParseStream<'_>| {
+                        let condition: syn::Meta = input.parse()?;
+                        input.parse::<syn::Token![,]>()?;
+                        let metas =
+                            Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated(input)?;
+                        Ok((condition, metas))
+                    });
+                    let Ok((condition, metas)) = parsed else {
+                        continue;
+                    };
+                    let cfg = self.file.slice(&condition).to_owned();
+                    let ours_alone = metas.len() == 1
+                        && same_tokens(self.file.slice(attr), &forms::cfg_attr_derive(&cfg));
+                    for meta in &metas {
+                        let syn::Meta::List(inner) = meta else {
+                            continue;
+                        };
+                        if !inner.path.is_ident("derive") {
+                            continue;
+                        }
+                        let paths = paths(inner);
+                        if let Some(last) = paths.last() {
+                            found.push(ListFound {
+                                list: DeriveList {
+                                    last_end: self.file.range(last).end,
+                                    attribute: attribute.clone(),
+                                    cfg: Some(cfg.clone()),
+                                },
+                                paths,
+                                ours_alone,
+                            });
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        found
+    }
+
+    /// The clap derive `path` names, if it names one: `clap::Parser`, a
+    /// name the file imports from clap (or under another name), or any of
+    /// the three on a type carrying clap's attributes.
+    fn clap_derive(&self, path: &syn::Path, clap_attributes: bool) -> Option<String> {
+        let last = path.segments.last()?.ident.to_string();
+        if path.segments.len() > 1 {
+            let from_clap = path.segments[0].ident == "clap";
+            return (from_clap && CLAP_DERIVES.contains(&last.as_str())).then_some(last);
+        }
+        if let Some(original) = self.imports.renamed.get(&last) {
+            return CLAP_DERIVES
+                .contains(&original.as_str())
+                .then(|| original.clone());
+        }
+        let imported = self.imports.names.contains(&last) || self.imports.names.contains("*");
+        (CLAP_DERIVES.contains(&last.as_str()) && (imported || clap_attributes)).then_some(last)
+    }
+
+    fn item(
+        &mut self,
+        ident: &syn::Ident,
+        attrs: &[syn::Attribute],
+        inner: Vec<&[syn::Attribute]>,
+    ) {
+        let has_clap_attribute = |attrs: &[syn::Attribute]| {
+            attrs.iter().any(|attr| {
+                CLAP_ATTRIBUTES
+                    .iter()
+                    .any(|name| attr.path().is_ident(name))
+            })
+        };
+        let clap_attributes =
+            has_clap_attribute(attrs) || inner.iter().any(|attrs| has_clap_attribute(attrs));
+        let lists = self.derive_lists(attrs);
+        let named = |lists: &[ListFound], name: &str| {
+            lists.iter().any(|found| {
+                found
+                    .paths
+                    .iter()
+                    .any(|p| p.segments.last().is_some_and(|s| s.ident == name))
+            })
+        };
+        for found in &lists {
+            for path in &found.paths {
+                if self.file.slice(path) != forms::DERIVE {
+                    continue;
+                }
+                let at = self.file.range(path);
+                if found.ours_alone {
+                    // `\n<indent>#[cfg_attr(..., derive(mcp_bridge::McpTool))]`
+                    let start = found.list.attribute.start;
+                    let indent = self.file.text[..start].trim_end_matches([' ', '\t']);
+                    if indent.ends_with('\n') {
+                        self.scan
+                            .undo
+                            .push(Edit::delete(indent.len() - 1..found.list.attribute.end));
+                    }
+                } else if let Some(comma) = self.file.text[..at.start].trim_end().strip_suffix(',')
+                {
+                    // `, mcp_bridge::McpTool` as written, or as a
+                    // formatter left it (`,\n    mcp_bridge::McpTool`).
+                    self.scan.undo.push(Edit::delete(comma.len()..at.end));
+                }
+            }
+        }
+        let derives = |found: &ListFound| -> Vec<String> {
+            let paths = found.paths.iter();
+            paths
+                .filter_map(|p| self.clap_derive(p, clap_attributes))
+                .collect()
+        };
+        let Some(clap) = lists.iter().find(|found| !derives(found).is_empty()) else {
+            return;
+        };
+        let parser = lists
+            .iter()
+            .any(|found| derives(found).iter().any(|d| d == "Parser"));
+        self.scan.derived.push(Derived {
+            name: ident.to_string(),
+            parser,
+            debug: named(&lists, "Debug"),
+            adopted: named(&lists, "McpTool"),
+            list: DeriveList {
+                last_end: clap.list.last_end,
+                attribute: clap.list.attribute.clone(),
+                cfg: clap.list.cfg.clone(),
+            },
+        });
+    }
+
+    /// `Type::parse(..)` and its kin, and `mcp_bridge::parse::<Type>(..)`.
+    fn call(&mut self, call: &syn::ExprCall) {
+        let syn::Expr::Path(func) = &*call.func else {
+            return;
+        };
+        if func.qself.is_some() || func.path.segments.len() < 2 {
+            return;
+        }
+        let segments = &func.path.segments;
+        let last = &segments[segments.len() - 1];
+        let function = last.ident.to_string();
+        if !PARSE_FUNCTIONS.contains(&function.as_str()) {
+            return;
+        }
+        let at = self.file.range(call);
+        let open = call.paren_token.span.open().byte_range().end + self.file.skip;
+        let close = call.paren_token.span.close().byte_range().start + self.file.skip;
+        let args = self.file.text[open..close].to_owned();
+        let (line, column) = self.file.line_column(at.start);
+        // `mcp_bridge::parse::<Type>(..)`.
+        if segments.len() == 2 && segments[0].ident == "mcp_bridge" {
+            let syn::PathArguments::AngleBracketed(generics) = &last.arguments else {
+                return;
+            };
+            let Some(syn::GenericArgument::Type(ty)) = generics.args.first() else {
+                return;
+            };
+            let ty_text = self.file.slice(ty).to_owned();
+            let written = forms::bridged_call(&ty_text, &function, &args);
+            if !same_tokens(&self.file.text[at.clone()], &written) {
+                return;
+            }
+            self.scan.undo.push(Edit::replace(
+                at.clone(),
+                forms::clap_call(&ty_text, &function, &args),
+            ));
+            self.scan.calls.push(Call {
+                name: type_name(ty),
+                ty: ty_text,
+                function,
+                args,
+                at,
+                line,
+                column,
+                bridged: true,
+            });
+            return;
+        }
+        if !matches!(last.arguments, syn::PathArguments::None) {
+            return;
+        }
+        let ty_end = self.file.range(&segments[segments.len() - 2]).end;
+        let ty_text = self.file.text[at.start..ty_end].to_owned();
+        if self.file.text[at.clone()] != forms::clap_call(&ty_text, &function, &args) {
+            return;
+        }
+        self.scan.calls.push(Call {
+            name: segments[segments.len() - 2].ident.to_string(),
+            ty: ty_text,
+            function,
+            args,
+            at,
+            line,
+            column,
+            bridged: false,
+        });
+    }
+
+    /// The block `adopt --feature` writes in place of a parse call.
+    fn feature_block(&mut self, block: &syn::ExprBlock) -> bool {
+        let stmts = &block.block.stmts;
+        if stmts.len() != 3 {
+            return false;
+        }
+        let syn::Stmt::Local(local) = &stmts[0] else {
+            return false;
+        };
+        let Some(init) = &local.init else {
+            return false;
+        };
+        let syn::Expr::Call(first) = &*init.expr else {
+            return false;
+        };
+        let Some(syn::Meta::List(cfg)) = local.attrs.first().map(|a| &a.meta) else {
+            return false;
+        };
+        let Ok(syn::Meta::NameValue(feature)) = cfg.parse_args::<syn::Meta>() else {
+            return false;
+        };
+        let syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(feature),
+            ..
+        }) = &feature.value
+        else {
+            return false;
+        };
+        let before = self.scan.calls.len();
+        let undo = self.scan.undo.len();
+        self.call(first);
+        let Some(call) = self.scan.calls.get(before).filter(|call| call.bridged) else {
+            self.scan.calls.truncate(before);
+            self.scan.undo.truncate(undo);
+            return false;
+        };
+        let at = self.file.range(block);
+        let written = forms::feature_call(&feature.value(), &call.ty, &call.function, &call.args);
+        self.scan.undo.truncate(undo);
+        if !same_tokens(&self.file.text[at.clone()], &written) {
+            self.scan.calls.truncate(before);
+            return false;
+        }
+        let original = forms::clap_call(&call.ty, &call.function, &call.args);
+        self.scan.undo.push(Edit::replace(at.clone(), original));
+        let call = &mut self.scan.calls[before];
+        call.at = at;
+        true
+    }
+}
+
+/// Whether two texts are the same tokens, however spaced: a form
+/// `adopt` wrote is found after a formatter ran.
+fn same_tokens(a: &str, b: &str) -> bool {
+    match (
+        a.parse::<proc_macro2::TokenStream>(),
+        b.parse::<proc_macro2::TokenStream>(),
+    ) {
+        (Ok(a), Ok(b)) => a.to_string() == b.to_string(),
+        _ => false,
+    }
+}
+
+/// The last segment of a type's path.
+fn type_name(ty: &syn::Type) -> String {
+    match ty {
+        syn::Type::Path(path) => path
+            .path
+            .segments
+            .last()
+            .map(|s| s.ident.to_string())
+            .unwrap_or_default(),
+        _ => String::new(),
+    }
+}
+
+impl<'ast> Visit<'ast> for Scanner<'_> {
+    fn visit_item_struct(&mut self, item: &'ast syn::ItemStruct) {
+        let fields = item.fields.iter().map(|f| f.attrs.as_slice()).collect();
+        self.item(&item.ident, &item.attrs, fields);
+        syn::visit::visit_item_struct(self, item);
+    }
+
+    fn visit_item_enum(&mut self, item: &'ast syn::ItemEnum) {
+        let mut inner: Vec<&[syn::Attribute]> = Vec::new();
+        for variant in &item.variants {
+            inner.push(&variant.attrs);
+            inner.extend(variant.fields.iter().map(|f| f.attrs.as_slice()));
+        }
+        self.item(&item.ident, &item.attrs, inner);
+        syn::visit::visit_item_enum(self, item);
+    }
+
+    fn visit_item_mod(&mut self, item: &'ast syn::ItemMod) {
+        if item.ident == forms::TESTS && self.file.slice(item).contains(forms::TESTS_MARK) {
+            let at = self.file.range(item);
+            let start = if self.file.text[..at.start].ends_with("\n\n") {
+                at.start - 1
+            } else {
+                at.start
+            };
+            let end = if self.file.text[at.end..].starts_with('\n') {
+                at.end + 1
+            } else {
+                at.end
+            };
+            self.scan.tests = true;
+            self.scan.undo.push(Edit::delete(start..end));
+            return;
+        }
+        syn::visit::visit_item_mod(self, item);
+    }
+
+    fn visit_expr_block(&mut self, block: &'ast syn::ExprBlock) {
+        if !self.feature_block(block) {
+            syn::visit::visit_expr_block(self, block);
+        }
+    }
+
+    fn visit_expr_call(&mut self, call: &'ast syn::ExprCall) {
+        self.call(call);
+        syn::visit::visit_expr_call(self, call);
+    }
+}
