@@ -100,7 +100,7 @@ impl Plan {
     /// twentieth of the calls.
     fn calls_for(&self, target: &Target, calls: usize) -> usize {
         match target.server {
-            Server::BridgeIsolated => (calls / 20).max(5),
+            Server::BridgeIsolated | Server::BridgeDropIn => (calls / 20).max(5),
             _ => calls,
         }
     }
@@ -118,6 +118,10 @@ enum Server {
     /// mcp-bridge with every call in a child process
     /// (`Bridge::isolate_calls`), 1 tool only: a process start per call.
     BridgeIsolated,
+    /// mcp-bridge through `mcp_bridge::parse::<Cli>()`, the drop-in for
+    /// `Cli::parse()`, 1 tool only: each call runs the CLI's `main` in a
+    /// child process.
+    BridgeDropIn,
     /// Hand-written rmcp with `rmcp::transport::stdio()`.
     RmcpStdio,
     /// Hand-written rmcp with `rmcp::transport::stdio_pipes()`.
@@ -138,6 +142,7 @@ impl Server {
         match self {
             Server::Bridge => "mcp-bridge",
             Server::BridgeIsolated => "mcp-bridge isolated",
+            Server::BridgeDropIn => "mcp-bridge parse::<Cli>()",
             Server::RmcpStdio => "rmcp stdio()",
             Server::RmcpPipes => "rmcp stdio_pipes()",
             Server::RmcpInCli => "rmcp stdio_pipes() in the CLI",
@@ -537,6 +542,14 @@ fn main() -> ExitCode {
                 env: Some(("BENCH_ISOLATE", "1")),
                 prefix,
             });
+            targets.push(Target {
+                server: Server::BridgeDropIn,
+                tools,
+                bin: bin(cli),
+                args: &["mcp", "serve"],
+                env: Some(("BENCH_DROP_IN", "1")),
+                prefix,
+            });
         }
         targets.push(Target {
             server: Server::RmcpStdio,
@@ -886,15 +899,23 @@ fn report(
             wide.median() / narrow.median()
         );
     }
-    if let Some(isolated) = targets
-        .iter()
-        .position(|t| t.server == Server::BridgeIsolated)
-    {
-        let inline = &trips[find(Server::Bridge, 1)];
-        println!(
-            "\nisolated calls (a child process per call), 1 tool: median {:.0} µs, {:.1}× the in-process call",
-            trips[isolated].median() / 1000.0,
-            trips[isolated].median() / inline.median()
-        );
+    for (server, what) in [
+        (
+            Server::BridgeIsolated,
+            "isolated calls (a child process per call)",
+        ),
+        (
+            Server::BridgeDropIn,
+            "parse::<Cli>() (the CLI's main in a child process per call)",
+        ),
+    ] {
+        if let Some(at) = targets.iter().position(|t| t.server == server) {
+            let inline = &trips[find(Server::Bridge, 1)];
+            println!(
+                "\n{what}, 1 tool: median {:.0} µs, {:.1}× the in-process call",
+                trips[at].median() / 1000.0,
+                trips[at].median() / inline.median()
+            );
+        }
     }
 }

@@ -39,6 +39,15 @@ fn run(cli: Cli, io: &mut Io<'_>) -> std::io::Result<()> {
 }
 
 fn main() -> ExitCode {
+    // `BENCH_DROP_IN=1`: the CLI adopted through the drop-in for
+    // `Cli::parse()`, its `main` printing itself (the benchmark's
+    // "mcp-bridge parse::<Cli>()": every call runs this `main` in a child
+    // process).
+    if std::env::var_os("BENCH_DROP_IN").is_some() {
+        let Command::C000 { name, count } = mcp_bridge::parse::<Cli>().command;
+        println!("C000: hello {name} x{count}");
+        return ExitCode::SUCCESS;
+    }
     // `BENCH_ISOLATE=1`: every call in a child process (the benchmark's
     // "mcp-bridge isolated").
     Bridge::new(run)
