@@ -1,36 +1,37 @@
 #!/usr/bin/env python3
 """Adopts real, published clap CLIs for real: each is fetched from the crate
-registry at run time (nothing of theirs is kept in this repository), gets
-`McpTool` added to its clap derive lists mechanically, is built against this
-checkout, and runs `testing::assert_parity` and
-`testing::assert_agrees_with_clap` on its root type.
+registry at run time (nothing of theirs is kept in this repository), adopted
+by `cargo mcp-bridge adopt --path <this checkout>` (the product, built here
+first), is built against this checkout, and runs `testing::assert_parity`
+and `testing::assert_agrees_with_clap` on its root type.
 
     scripts/adopt_real.py                  # every CLI of scripts/adopt-real.list
     scripts/adopt_real.py fd-find zoxide   # only these
     scripts/adopt_real.py --ci             # the bounded CI subset (marked `ci`)
 
-What is changed in the scratch copy, and nothing else:
-- `Cargo.toml`: `mcp-bridge` (this checkout) as a dependency (and a build
-  dependency, for a build script that includes the argument definitions;
-  and a dev-dependency with the `testing` feature, for the checks),
-  and an empty `[workspace]` so the copy builds on its own;
-- every `#[derive(...)]` list holding clap's `Parser`, `Args` or
-  `Subcommand` gets `mcp_bridge::McpTool`, and `Debug` when it has none
-  (the agreement check compares values by their `Debug` text); a field
-  type that still has no `Debug` gets a stub one in the file whose field
-  names it, writing its name (so that field compares as equal);
+What `adopt` changes is the adoption: `McpTool` beside every clap derive,
+the parse call in `main` replaced by `mcp_bridge::parse*`, the
+dependencies, and its test module. What this script changes besides, in
+the scratch copy only, is for its own checks:
+- an empty `[workspace]` in `Cargo.toml`, so the copy builds on its own;
+- `Debug` on each derive list holding a clap derive that has none (the
+  agreement check compares values by their `Debug` text); a field type
+  that still has no `Debug` gets a stub one in the file whose field names
+  it, writing its name (so that field compares as equal);
 - files of `mod x;` declarations the package left out (test modules) are
   created empty, and the crate's toolchain pin is overridden with the
   toolchain running this;
-- the file declaring the root type gets a test module calling the two
-  checks.
+- the file declaring the root type gets a test module of its own, which
+  prints the figures of the results table.
 
 The results table (CLI, version, tools, compiled, parity, agreement) is
 printed as Markdown, and written to `target/adopt-real/results.md`.
 """
 
+import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -42,7 +43,12 @@ WORK = os.environ.get("ADOPT_REAL_DIR", os.path.join(ROOT, "target", "adopt-real
 LIST = os.path.join(ROOT, "scripts", "adopt-real.list")
 CLAP_DERIVES = re.compile(r"\b(?:clap::)?(?:Parser|Args|Subcommand)\b")
 DERIVE = re.compile(r"derive\s*\(")
-MARK = "mcp_bridge_adoption"
+MARK = "mcp_bridge_real_run"
+TOOL = os.path.join(
+    os.path.join(ROOT, os.environ["CARGO_TARGET_DIR"]) if "CARGO_TARGET_DIR" in os.environ else os.path.join(ROOT, "target"),
+    "debug",
+    "cargo-mcp-bridge",
+)
 
 
 def read_list():
@@ -50,7 +56,7 @@ def read_list():
     with open(LIST) as f:
         for line in f:
             line = line.split("#", 1)[0].strip()
-            if not line:
+            if not line or line.startswith("call "):
                 continue
             words = line.split()
             crate, version, path, root = words[:4]
@@ -59,6 +65,160 @@ def read_list():
                 {"crate": crate, "version": version, "path": path, "root": root, **options}
             )
     return entries
+
+
+def read_calls():
+    """The calls of each CLI, by crate: `call <crate> <tool> <JSON> :: <argv>`
+    lines of the list (the tool and its JSON arguments, then the same
+    command as its command line, without the binary's name)."""
+    calls = {}
+    with open(LIST) as f:
+        for number, line in enumerate(f, 1):
+            if not line.startswith("call "):
+                continue
+            _, crate, tool, rest = line.strip().split(None, 3)
+            arguments, argv = rest.split(" :: ", 1)
+            try:
+                arguments = json.loads(arguments)
+            except ValueError as error:
+                sys.exit(f"{LIST}:{number}: the arguments are not JSON: {error}")
+            calls.setdefault(crate, []).append(
+                {"tool": tool, "arguments": arguments, "argv": shlex.split(argv)}
+            )
+    return calls
+
+
+# What the calls read and change: made afresh for each side.
+INPUTS = {
+    "a.txt": "hello world\nfoo bar baz\nhello again\n",
+    "b.txt": "colour and color\nteh typo here\n",
+    "words.txt": "apple\napricot\nbanana\n",
+    "notes/c.md": "# Notes\n\nhello from the notes\n",
+    "notes/deep/d.txt": "a deep file\n",
+}
+
+
+def make_inputs(directory):
+    if os.path.isdir(directory):
+        shutil.rmtree(directory)
+    for name, text in INPUTS.items():
+        path = os.path.join(directory, name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as f:
+            f.write(text)
+    with open(os.path.join(directory, "data.bin"), "wb") as f:
+        f.write(bytes(range(48)))
+
+
+def tree(directory):
+    """Every file under `directory` with its bytes."""
+    found = {}
+    for root, _, files in os.walk(directory):
+        for name in files:
+            path = os.path.join(root, name)
+            with open(path, "rb") as f:
+                found[os.path.relpath(path, directory)] = f.read()
+    return found
+
+
+def split_result(text):
+    """A tool result's text as (stdout, exit code): stdout, then stderr
+    under a `[stderr]` line, then a failure's `[exit code N]`."""
+    code = 0
+    m = re.search(r"\[exit code (-?\d+)\]$", text)
+    if m:
+        code = int(m.group(1))
+        text = text[: m.start()]
+    if text.startswith("[stderr]\n"):
+        return "", code
+    at = text.find("\n[stderr]\n")
+    if at >= 0:
+        text = text[: at + 1]
+    return text, code
+
+
+def python_sdk():
+    """The Python SDK's interpreter (scripts/python-venv.sh makes it)."""
+    if os.environ.get("MCP_BRIDGE_PYTHON"):
+        return os.environ["MCP_BRIDGE_PYTHON"]
+    made = subprocess.run(
+        [os.path.join(ROOT, "scripts", "python-venv.sh")], capture_output=True, text=True, check=True
+    )
+    return made.stdout.strip().splitlines()[-1]
+
+
+def run_calls(entry, calls, env):
+    """Builds the CLI, runs each call's command line in one scratch folder
+    and the call, through the Python SDK against `<bin> mcp serve`, in
+    another: (equal, total, what differed). The outputs must be equal, and
+    so must the folders afterwards."""
+    features = ["--features", entry["features"]] if "features" in entry else []
+    if "no-default-features" in entry:
+        features.append("--no-default-features")
+    name = entry.get("bin", entry["crate"])
+    src = os.path.join(WORK, f"{entry['crate']}-{entry['version']}")
+    built = subprocess.run(
+        ["cargo", "build", "--bin", name, *features], cwd=src, env=env, capture_output=True, text=True
+    )
+    if built.returncode != 0:
+        return 0, len(calls), ["the binary did not build:\n" + built.stderr[-3000:]]
+    binary = os.path.join(env["CARGO_TARGET_DIR"], "debug", name)
+    by_hand = os.path.join(WORK, f"{entry['crate']}-calls", "command-line")
+    served = os.path.join(WORK, f"{entry['crate']}-calls", "mcp")
+    make_inputs(by_hand)
+    make_inputs(served)
+    expected = []
+    for call in calls:
+        done = subprocess.run(
+            [binary, *call["argv"]],
+            cwd=by_hand,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            timeout=120,
+        )
+        expected.append((done.stdout.decode("utf-8", "replace"), done.returncode))
+    listing = os.path.join(WORK, f"{entry['crate']}-calls", "calls.json")
+    with open(listing, "w") as f:
+        json.dump([{"tool": c["tool"], "arguments": c["arguments"]} for c in calls], f)
+    client = subprocess.run(
+        [
+            python_sdk(),
+            os.path.join(ROOT, "tests", "python", "calls_client.py"),
+            "--cwd", served,
+            "--calls", listing,
+            "--log", os.path.join(WORK, f"{entry['crate']}-calls", "server.log"),
+            "--", binary, "mcp", "serve",
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    lines = [json.loads(line) for line in client.stdout.splitlines() if line.startswith("{")]
+    results = [line for line in lines if "tool" in line]
+    problems = []
+    if not lines or "tools" not in lines[0]:
+        problems.append("tools/list was not answered:\n" + client.stderr[-3000:])
+    equal = 0
+    for i, call in enumerate(calls):
+        if i >= len(results):
+            problems.append(f"{call['tool']}: no answer\n" + client.stderr[-2000:])
+            continue
+        got = split_result(results[i]["text"])
+        want = expected[i]
+        same_out = got[0] == want[0] or (got[0] == want[0] + "\n" and not want[0].endswith("\n"))
+        if same_out and got[1] == want[1]:
+            equal += 1
+        else:
+            problems.append(
+                f"{call['tool']} {json.dumps(call['arguments'])} against {shlex.join(call['argv'])}:\n"
+                f"  call: exit {got[1]}, stdout {got[0][:800]!r}\n"
+                f"  command line: exit {want[1]}, stdout {want[0][:800]!r}"
+            )
+    if tree(by_hand) != tree(served):
+        problems.append("the folders differ after the calls")
+    return equal, len(calls), problems
 
 
 def fetch(crate, version):
@@ -106,11 +266,11 @@ def attribute_block(text, at):
     return text[start:end]
 
 
-def add_derives(text):
-    """`McpTool` (and `Debug`) added to every derive list with a clap derive."""
+def add_debug(text):
+    """`Debug` added to every derive list with a clap derive that has none
+    (for the agreement check; `McpTool` is `cargo mcp-bridge adopt`'s)."""
     out = []
     pos = 0
-    changed = 0
     for m in DERIVE.finditer(text):
         if m.start() < pos:
             continue
@@ -121,42 +281,34 @@ def add_derives(text):
         open_at = m.end() - 1
         end = close_paren(text, open_at)
         inner = text[open_at + 1 : end]
-        if not CLAP_DERIVES.search(inner) or "McpTool" in inner:
+        if not CLAP_DERIVES.search(inner) or re.search(r"\bDebug\b", attribute_block(text, m.start())):
             continue
-        extra = ", ::mcp_bridge::McpTool"
-        if not re.search(r"\bDebug\b", attribute_block(text, m.start())):
-            extra += ", Debug"
         out.append(text[pos:end].rstrip().rstrip(","))
-        out.append(extra)
+        out.append(", Debug")
         pos = end
-        changed += 1
     out.append(text[pos:])
-    return "".join(out), changed
+    return "".join(out)
+
+
+def build_tool():
+    """`cargo mcp-bridge` of this checkout."""
+    subprocess.run(
+        ["cargo", "build", "-q", "-p", "mcp-bridge", "--features", "adopt", "--bin", "cargo-mcp-bridge"],
+        cwd=ROOT,
+        check=True,
+    )
 
 
 def adopt(entry):
-    """Prepares the scratch copy; the number of derive lists changed."""
+    """Prepares the scratch copy: the number of derive lists `adopt`
+    changed, and what it said."""
     src = fetch(entry["crate"], entry["version"])
     manifest = os.path.join(src, "Cargo.toml")
     with open(manifest) as f:
         cargo = f.read()
-    if MARK not in cargo:
-        bridge = os.path.join(ROOT, "mcp-bridge").replace("\\", "/")
-        cargo += (
-            f"\n# {MARK}: added by scripts/adopt_real.py\n"
-            f'[dependencies.mcp-bridge]\npath = "{bridge}"\n'
-            # The checks of its tests, as a CLI's README would have it.
-            f'[dev-dependencies.mcp-bridge]\npath = "{bridge}"\nfeatures = ["testing"]\n'
-        )
-        # A build script that includes the argument definitions (for
-        # completions or man pages) compiles them too.
-        if os.path.exists(os.path.join(src, "build.rs")) or re.search(r"^build\s*=\s*\"", cargo, re.M):
-            cargo += f'[build-dependencies.mcp-bridge]\npath = "{bridge}"\n'
-        if not re.search(r"^\[workspace\]", cargo, re.M):
-            cargo += "\n[workspace]\n"
+    if not re.search(r"^\[workspace\]", cargo, re.M):
         with open(manifest, "w") as f:
-            f.write(cargo)
-    changed = 0
+            f.write(cargo + "\n[workspace]\n")
     for directory, _, files in os.walk(os.path.join(src, "src")):
         for name in files:
             if not name.endswith(".rs"):
@@ -164,13 +316,21 @@ def adopt(entry):
             path = os.path.join(directory, name)
             with open(path, encoding="utf-8") as f:
                 text = f.read()
-            if MARK in text and "McpTool" in text:
-                continue
-            new, n = add_derives(text)
-            if n:
-                changed += n
+            new = add_debug(text)
+            if new != text:
                 with open(path, "w", encoding="utf-8") as f:
                     f.write(new)
+    done = subprocess.run(
+        [TOOL, "mcp-bridge", "adopt", "--no-check", "--path", ROOT],
+        cwd=src,
+        capture_output=True,
+        text=True,
+    )
+    said = done.stdout + done.stderr
+    if done.returncode != 0:
+        raise RuntimeError(f"cargo mcp-bridge adopt failed:\n{said}")
+    m = re.search(r"McpTool added to (\d+) derive list", said)
+    changed = int(m.group(1)) if m else 0
     root_file = os.path.join(src, entry["path"])
     with open(root_file, encoding="utf-8") as f:
         text = f.read()
@@ -179,7 +339,7 @@ def adopt(entry):
 
 #[cfg(test)]
 mod {MARK} {{
-    // Added by mcp-bridge's scripts/adopt_real.py.
+    // Added by mcp-bridge's scripts/adopt_real.py (its figures).
     #[test]
     fn {MARK}_tools() {{
         let registry = ::mcp_bridge::Registry::<super::{entry['root']}>::new().unwrap();
@@ -212,7 +372,7 @@ mod {MARK} {{
 """
         with open(root_file, "w", encoding="utf-8") as f:
             f.write(text)
-    return src, changed
+    return src, changed, said
 
 
 def missing_modules(output, src):
@@ -265,7 +425,7 @@ def debug_stubs(output, src):
 
 
 def run(entry):
-    src, changed = adopt(entry)
+    src, changed, said = adopt(entry)
     # The crate's own toolchain pin (`rust-toolchain.toml`) names a
     # toolchain this machine may not have: the one running this is used.
     env = dict(os.environ, CARGO_TARGET_DIR=os.path.join(WORK, "target"))
@@ -294,11 +454,19 @@ def run(entry):
         "tools": "",
         "parity": "",
         "agreement": "",
-        "output": output,
+        "output": "== cargo mcp-bridge adopt\n" + said + "\n== cargo test\n" + output,
     }
     m = re.search(r"MCP-ADOPT tools=(\d+)", output)
     if m:
         result["tools"] = m.group(1)
+    result["calls"] = ""
+    calls = entry.get("calls")
+    if calls and result["compiled"]:
+        equal, total, problems = run_calls(entry, calls, env)
+        result["calls"] = f"{equal}/{total} equal" + ("" if not problems or equal < total else ", folders differ")
+        result["calls_ok"] = equal == total and not problems
+        if problems:
+            result["output"] += "\n== calls\n" + "\n".join(problems)
     failures = output.split("\nfailures:\n")[-1] if "\nfailures:\n" in output else ""
     for check in ("parity", "agreement"):
         name = f"{MARK}_{check}"
@@ -339,11 +507,13 @@ def main():
         sys.exit(0 if unknown in (["--help"], ["-h"]) else 2)
     ci = "--ci" in args
     names = [a for a in args if not a.startswith("--")]
+    calls = read_calls()
     entries = [
-        e
+        dict(e, calls=calls.get(e["crate"], []))
         for e in read_list()
         if (not names or e["crate"] in names) and (not ci or "ci" in e)
     ]
+    build_tool()
     rows = []
     failed = False
     for entry in entries:
@@ -354,6 +524,7 @@ def main():
             result["compiled"]
             and result["parity"] == "passes"
             and result["agreement"].startswith("passes")
+            and result.get("calls_ok", True)
         )
         failed |= not ok
         # The whole output, to read: WORK/<crate>.log.
@@ -363,17 +534,18 @@ def main():
             print(result["output"][-6000:])
         print(
             f"   compiled={result['compiled']} tools={result['tools']} parity={result['parity']} "
-            f"agreement={result['agreement']}",
+            f"agreement={result['agreement']} calls={result['calls'] or '-'}",
             flush=True,
         )
     table = [
-        "| CLI | version | tools | compiled | parity | agreement |",
-        "| --- | --- | --- | --- | --- | --- |",
+        "| CLI | version | tools | compiled | parity | agreement | calls over MCP |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
     ]
     for r in rows:
         table.append(
             f"| {r['crate']} | {r['version']} | {r['tools']} | "
-            f"{'yes' if r['compiled'] else 'no'} | {r['parity'] or '-'} | {r['agreement'] or '-'} |"
+            f"{'yes' if r['compiled'] else 'no'} | {r['parity'] or '-'} | {r['agreement'] or '-'} | "
+            f"{r['calls'] or '-'} |"
         )
     text = "\n".join(table) + "\n"
     os.makedirs(WORK, exist_ok=True)

@@ -317,6 +317,95 @@ fn remove_finds_what_adopt_wrote_after_a_formatter_ran() {
     assert_eq!(files(dir.path()), before);
 }
 
+/// A CLI declared in an inline module of `main.rs`, its root private
+/// there and parsed by `Self::parse()` in its own `impl`, with an `Args`
+/// struct declared by a `macro_rules!`.
+const INLINE: &str = r#"mod cli {
+    use clap::{Args, Parser};
+
+    macro_rules! options {
+        ($name:ident) => {
+            #[derive(Args, Debug)]
+            pub struct $name {
+                /// Say more
+                #[arg(long)]
+                loud: bool,
+            }
+        };
+    }
+    options!(Options);
+
+    /// Greets.
+    #[derive(Parser, Debug)]
+    #[command(name = "hi")]
+    struct Cli {
+        /// Who
+        name: String,
+        #[command(flatten)]
+        options: Options,
+    }
+
+    impl Cli {
+        fn read() -> Self {
+            Self::parse()
+        }
+    }
+
+    pub fn run() {
+        let cli = Cli::read();
+        println!("hi {}{}", cli.name, if cli.options.loud { "!" } else { "" });
+    }
+}
+
+fn main() {
+    cli::run();
+}
+"#;
+
+#[test]
+fn roots_in_inline_modules_macros_and_self_calls_adopt_and_check() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("src")).unwrap();
+    std::fs::write(
+        dir.path().join("Cargo.toml"),
+        MANIFEST.replace("shelf", "hi"),
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("src/main.rs"), INLINE).unwrap();
+    let before = files(dir.path());
+    let workspace = common::workspace_root();
+    std::fs::copy(workspace.join("Cargo.lock"), dir.path().join("Cargo.lock")).unwrap();
+    let adopted = Command::new(tool())
+        .args(["mcp-bridge", "adopt", "--path"])
+        .arg(&workspace)
+        .current_dir(dir.path())
+        .env(
+            "CARGO_TARGET_DIR",
+            workspace.join("target").join("adopt-command"),
+        )
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&adopted.stdout) + String::from_utf8_lossy(&adopted.stderr);
+    assert!(adopted.status.success(), "{said}");
+    let main = text(dir.path(), "src/main.rs");
+    for expected in [
+        "            #[derive(Args, Debug, mcp_bridge::McpTool)]\n",
+        "    #[derive(Parser, Debug, mcp_bridge::McpTool)]\n",
+        "            mcp_bridge::parse::<Self>()\n",
+        // The test module inside `cli`, where the private root is seen.
+        "    }\n\n    #[cfg(test)]\n    mod mcp_bridge_adoption {\n",
+        "            mcp_bridge::testing::assert_agrees_with_clap::<super::Cli>();\n",
+    ] {
+        assert!(main.contains(expected), "{expected:?} in:\n{main}");
+    }
+    assert!(
+        said.contains("cli::mcp_bridge_adoption::cli_is_served_as_clap_reads_it ... ok"),
+        "{said}"
+    );
+    run(dir.path(), &["remove"]);
+    assert_eq!(files(dir.path()), before);
+}
+
 /// Builds the adopted package, runs the test `adopt` added, and serves it:
 /// each call prints what the same command line prints.
 #[test]

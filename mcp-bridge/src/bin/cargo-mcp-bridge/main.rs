@@ -243,7 +243,11 @@ fn run_adopt(adopt: &Adopt) -> Result<ExitCode, String> {
         .collect();
     let mut tested: Vec<&str> = Vec::new();
     let bridged: Vec<_> = calls.iter().filter(|(_, c)| c.bridged).collect();
-    let plain: Vec<_> = calls.iter().filter(|(_, c)| !c.bridged).collect();
+    let mut plain: Vec<_> = calls.iter().filter(|(_, c)| !c.bridged).collect();
+    // Of several, the one in `main`.
+    if plain.len() > 1 && plain.iter().filter(|(_, c)| c.in_main).count() == 1 {
+        plain.retain(|(_, c)| c.in_main);
+    }
     let mut placed = true;
     match (bridged.as_slice(), plain.as_slice()) {
         ([(i, call), ..], _) => {
@@ -318,48 +322,73 @@ fn run_adopt(adopt: &Adopt) -> Result<ExitCode, String> {
         tested = roots.clone();
     }
 
-    // The test next to each root type tested.
+    // The test next to each root type tested: at the end of the inline
+    // module declaring it, or of its file.
     for (index, (file, scan)) in package.files.iter().enumerate() {
-        let here: Vec<forms::Root<'_>> = scan
+        if scan.tests {
+            continue;
+        }
+        let mut places: Vec<(Option<sources::Place>, Vec<forms::Root<'_>>)> = Vec::new();
+        for d in scan
             .derived
             .iter()
             .filter(|d| d.parser && tested.contains(&d.name.as_str()))
-            .map(|d| forms::Root {
+        {
+            let root = forms::Root {
                 name: &d.name,
                 debug: derived
                     .iter()
                     .any(|(_, other)| other.name == d.name && other.debug),
-            })
-            .collect();
-        if here.is_empty() || scan.tests {
-            continue;
+            };
+            match places.iter_mut().find(|(at, _)| *at == d.tests_at) {
+                Some((_, roots)) => roots.push(root),
+                None => places.push((d.tests_at.clone(), vec![root])),
+            }
         }
-        let separator = if file.text.ends_with('\n') {
-            "\n"
-        } else {
-            "\n\n"
-        };
-        edits[index].push(Edit::insert(
-            file.text.len(),
-            format!("{separator}{}", forms::tests(&here, feature)),
-        ));
-        let names: Vec<&str> = here.iter().map(|r| r.name).collect();
-        report.push(format!(
-            "{}: test module {} added (assert_parity{} for {})",
-            package.relative(&file.path),
-            forms::TESTS,
-            if here.iter().all(|r| r.debug) {
-                ", assert_agrees_with_clap"
-            } else {
-                ""
-            },
-            names.join(", ")
-        ));
-        for root in here.iter().filter(|r| !r.debug) {
+        for (at, here) in &places {
+            let edit = match at {
+                Some((offset, indent)) => {
+                    let text = forms::tests(here, feature);
+                    let indented: String = text
+                        .lines()
+                        .map(|line| match line.is_empty() {
+                            true => "\n".to_owned(),
+                            false => format!("{indent}{line}\n"),
+                        })
+                        .collect();
+                    Edit::insert(*offset, format!("\n{indented}"))
+                }
+                None => {
+                    let separator = if file.text.ends_with('\n') {
+                        "\n"
+                    } else {
+                        "\n\n"
+                    };
+                    Edit::insert(
+                        file.text.len(),
+                        format!("{separator}{}", forms::tests(here, feature)),
+                    )
+                }
+            };
+            edits[index].push(edit);
+            let names: Vec<&str> = here.iter().map(|r| r.name).collect();
             report.push(format!(
-                "  {} has no Debug: the agreement check is written commented out",
-                root.name
+                "{}: test module {} added (assert_parity{} for {})",
+                package.relative(&file.path),
+                forms::TESTS,
+                if here.iter().all(|r| r.debug) {
+                    ", assert_agrees_with_clap"
+                } else {
+                    ""
+                },
+                names.join(", ")
             ));
+            for root in here.iter().filter(|r| !r.debug) {
+                report.push(format!(
+                    "  {} has no Debug: the agreement check is written commented out",
+                    root.name
+                ));
+            }
         }
     }
 
@@ -424,9 +453,11 @@ fn run_adopt(adopt: &Adopt) -> Result<ExitCode, String> {
     })
 }
 
-/// Whether the build script compiles one of the files given `McpTool`
+/// Whether the build script compiles the CLI's definitions too
 /// (`include!("src/cli.rs")`, `#[path = "src/cli.rs"] mod cli;`, for
-/// completions or man pages): then it needs mcp-bridge too.
+/// completions or man pages): it names a file given `McpTool`, or
+/// includes a file of `src/` (whose modules may be the ones given it).
+/// Then it needs mcp-bridge too.
 fn build_compiles(package: &Package, edited: &[&Path]) -> bool {
     let Some(text) = package
         .about
@@ -436,16 +467,18 @@ fn build_compiles(package: &Package, edited: &[&Path]) -> bool {
     else {
         return false;
     };
-    edited.iter().any(|path| {
-        let relative = package.relative(path).replace('\\', "/");
-        let name = path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        text.contains(&relative)
-            || text.contains(&format!("/{name}\""))
-            || text.contains(&format!("\"{name}\""))
-    })
+    let includes_src =
+        (text.contains("include!") || text.contains("#[path")) && text.contains("src/");
+    !edited.is_empty()
+        && (includes_src
+            || edited.iter().any(|path| {
+                let relative = package.relative(path).replace('\\', "/");
+                let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+                let name = name.unwrap_or_default();
+                text.contains(&relative)
+                    || text.contains(&format!("/{name}\""))
+                    || text.contains(&format!("\"{name}\""))
+            }))
 }
 
 /// `cargo check`, then the added test; whether both pass.

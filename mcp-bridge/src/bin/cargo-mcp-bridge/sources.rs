@@ -69,7 +69,14 @@ pub(crate) struct Derived {
     pub(crate) adopted: bool,
     /// The first derive list holding clap's derive.
     pub(crate) list: DeriveList,
+    /// Where a test module of it goes: the end of the inline module it is
+    /// declared in (so that `super::Name` reaches it, private or not), with
+    /// that module's indentation; `None`: the end of the file.
+    pub(crate) tests_at: Option<Place>,
 }
+
+/// A place in a file's text, and the indentation of the lines there.
+pub(crate) type Place = (usize, String);
 
 /// A `#[derive(...)]` list, alone or in a `#[cfg_attr(...)]`.
 #[derive(Debug)]
@@ -96,6 +103,8 @@ pub(crate) struct Call {
     /// Already `mcp_bridge::parse::<Type>()` (in one of the forms adopt
     /// writes).
     pub(crate) bridged: bool,
+    /// It is in a function named `main`.
+    pub(crate) in_main: bool,
 }
 
 /// What one file holds.
@@ -118,6 +127,9 @@ impl File {
             file: self,
             imports,
             scan: Scan::default(),
+            modules: Vec::new(),
+            impls: Vec::new(),
+            functions: Vec::new(),
         };
         scanner.visit_file(&self.syntax);
         scanner.scan
@@ -186,6 +198,14 @@ struct Scanner<'a> {
     file: &'a File,
     imports: Imports,
     scan: Scan,
+    /// The inline modules the visit is in: where a test module goes in
+    /// each (the start of its closing brace's line, with the indentation
+    /// of its items), if its brace is on a line of its own.
+    modules: Vec<Option<(usize, String)>>,
+    /// The types of the `impl` blocks the visit is in.
+    impls: Vec<String>,
+    /// The functions the visit is in.
+    functions: Vec<String>,
 }
 
 /// The derives of one list, with its place.
@@ -307,27 +327,7 @@ impl Scanner<'_> {
             })
         };
         for found in &lists {
-            for path in &found.paths {
-                if self.file.slice(path) != forms::DERIVE {
-                    continue;
-                }
-                let at = self.file.range(path);
-                if found.ours_alone {
-                    // `\n<indent>#[cfg_attr(..., derive(mcp_bridge::McpTool))]`
-                    let start = found.list.attribute.start;
-                    let indent = self.file.text[..start].trim_end_matches([' ', '\t']);
-                    if indent.ends_with('\n') {
-                        self.scan
-                            .undo
-                            .push(Edit::delete(indent.len() - 1..found.list.attribute.end));
-                    }
-                } else if let Some(comma) = self.file.text[..at.start].trim_end().strip_suffix(',')
-                {
-                    // `, mcp_bridge::McpTool` as written, or as a
-                    // formatter left it (`,\n    mcp_bridge::McpTool`).
-                    self.scan.undo.push(Edit::delete(comma.len()..at.end));
-                }
-            }
+            self.undo_ours(found);
         }
         let derives = |found: &ListFound| -> Vec<String> {
             let paths = found.paths.iter();
@@ -351,7 +351,98 @@ impl Scanner<'_> {
                 attribute: clap.list.attribute.clone(),
                 cfg: clap.list.cfg.clone(),
             },
+            tests_at: self.modules.last().cloned().flatten(),
         });
+    }
+
+    fn in_main(&self) -> bool {
+        self.functions.iter().any(|name| name == "main")
+    }
+
+    /// The edit taking back `adopt`'s derive in `found`, if it is there.
+    fn undo_ours(&mut self, found: &ListFound) {
+        for path in &found.paths {
+            if self.file.slice(path) != forms::DERIVE {
+                continue;
+            }
+            let at = self.file.range(path);
+            if found.ours_alone {
+                // `\n<indent>#[cfg_attr(..., derive(mcp_bridge::McpTool))]`
+                let start = found.list.attribute.start;
+                let indent = self.file.text[..start].trim_end_matches([' ', '\t']);
+                if indent.ends_with('\n') {
+                    self.scan
+                        .undo
+                        .push(Edit::delete(indent.len() - 1..found.list.attribute.end));
+                }
+            } else if let Some(comma) = self.file.text[..at.start].trim_end().strip_suffix(',') {
+                // `, mcp_bridge::McpTool` as written, or as a formatter
+                // left it (`,\n    mcp_bridge::McpTool`).
+                self.scan.undo.push(Edit::delete(comma.len()..at.end));
+            }
+        }
+    }
+
+    /// The derive lists in a macro's tokens (`macro_rules!` bodies that
+    /// declare clap types): `#[derive(...)]` whose derives parse as paths.
+    fn macro_lists(&mut self, tokens: proc_macro2::TokenStream) {
+        use proc_macro2::{Delimiter, TokenTree};
+        use syn::parse::Parser as _;
+        let trees: Vec<TokenTree> = tokens.into_iter().collect();
+        for (i, tree) in trees.iter().enumerate() {
+            let TokenTree::Group(group) = tree else {
+                continue;
+            };
+            let after_pound =
+                i > 0 && matches!(&trees[i - 1], TokenTree::Punct(p) if p.as_char() == '#');
+            if group.delimiter() == Delimiter::Bracket && after_pound {
+                let inner: Vec<TokenTree> = group.stream().into_iter().collect();
+                if let [TokenTree::Ident(derive), TokenTree::Group(list)] = inner.as_slice() {
+                    if derive == "derive" && list.delimiter() == Delimiter::Parenthesis {
+                        let parsed = Punctuated::<syn::Path, syn::Token![,]>::parse_terminated
+                            .parse2(list.stream());
+                        let paths: Vec<syn::Path> =
+                            parsed.map(|p| p.into_iter().collect()).unwrap_or_default();
+                        let pound = self.file.range(&trees[i - 1]);
+                        let end = self.file.range(group).end;
+                        if let Some(last) = paths.last() {
+                            let found = ListFound {
+                                list: DeriveList {
+                                    last_end: self.file.range(last).end,
+                                    attribute: pound.start..end,
+                                    cfg: None,
+                                },
+                                paths,
+                                ours_alone: false,
+                            };
+                            self.undo_ours(&found);
+                            let clap = found
+                                .paths
+                                .iter()
+                                .any(|p| self.clap_derive(p, false).is_some());
+                            if clap {
+                                let named = |name: &str| {
+                                    found
+                                        .paths
+                                        .iter()
+                                        .any(|p| p.segments.last().is_some_and(|s| s.ident == name))
+                                };
+                                self.scan.derived.push(Derived {
+                                    name: String::new(),
+                                    parser: false,
+                                    debug: named("Debug"),
+                                    adopted: named("McpTool"),
+                                    list: found.list,
+                                    tests_at: None,
+                                });
+                            }
+                        }
+                        continue;
+                    }
+                }
+            }
+            self.macro_lists(group.stream());
+        }
     }
 
     /// `Type::parse(..)` and its kin, and `mcp_bridge::parse::<Type>(..)`.
@@ -390,8 +481,12 @@ impl Scanner<'_> {
                 at.clone(),
                 forms::clap_call(&ty_text, &function, &args),
             ));
+            let name = match type_name(ty) {
+                name if name == "Self" => self.impls.last().cloned().unwrap_or(name),
+                name => name,
+            };
             self.scan.calls.push(Call {
-                name: type_name(ty),
+                name,
                 ty: ty_text,
                 function,
                 args,
@@ -399,6 +494,7 @@ impl Scanner<'_> {
                 line,
                 column,
                 bridged: true,
+                in_main: self.in_main(),
             });
             return;
         }
@@ -410,8 +506,16 @@ impl Scanner<'_> {
         if self.file.text[at.clone()] != forms::clap_call(&ty_text, &function, &args) {
             return;
         }
+        // `Self::parse()` in the type's own `impl`.
+        let name = match segments[segments.len() - 2].ident.to_string() {
+            name if name == "Self" && segments.len() == 2 => match self.impls.last() {
+                Some(ty) => ty.clone(),
+                None => return,
+            },
+            name => name,
+        };
         self.scan.calls.push(Call {
-            name: segments[segments.len() - 2].ident.to_string(),
+            name,
             ty: ty_text,
             function,
             args,
@@ -419,6 +523,7 @@ impl Scanner<'_> {
             line,
             column,
             bridged: false,
+            in_main: self.in_main(),
         });
     }
 
@@ -473,6 +578,24 @@ impl Scanner<'_> {
     }
 }
 
+/// Whether `attrs` make an item test code: `#[test]`, `#[cfg(test)]`
+/// (also inside `all(...)`).
+fn is_test(attrs: &[syn::Attribute]) -> bool {
+    attrs.iter().any(|attr| {
+        attr.path().is_ident("test")
+            || (attr.path().is_ident("cfg")
+                && attr
+                    .parse_args::<proc_macro2::TokenStream>()
+                    .is_ok_and(|tokens| {
+                        let text = tokens.to_string();
+                        text == "test"
+                            || (text.starts_with("all")
+                                && text.contains("test")
+                                && !text.contains("not"))
+                    }))
+    })
+}
+
 /// Whether two texts are the same tokens, however spaced: a form
 /// `adopt` wrote is found after a formatter ran.
 fn same_tokens(a: &str, b: &str) -> bool {
@@ -517,13 +640,19 @@ impl<'ast> Visit<'ast> for Scanner<'_> {
 
     fn visit_item_mod(&mut self, item: &'ast syn::ItemMod) {
         if item.ident == forms::TESTS && self.file.slice(item).contains(forms::TESTS_MARK) {
+            // Its lines, the blank line `adopt` put before it, and its
+            // line end.
             let at = self.file.range(item);
-            let start = if self.file.text[..at.start].ends_with("\n\n") {
-                at.start - 1
-            } else {
-                at.start
-            };
-            let end = if self.file.text[at.end..].starts_with('\n') {
+            let text = &self.file.text;
+            let line = text[..at.start].rfind('\n').map_or(0, |i| i + 1);
+            let mut start = at.start;
+            if text[line..at.start].trim().is_empty() {
+                start = line;
+                if text[..start].ends_with("\n\n") {
+                    start -= 1;
+                }
+            }
+            let end = if text[at.end..].starts_with('\n') {
                 at.end + 1
             } else {
                 at.end
@@ -532,7 +661,65 @@ impl<'ast> Visit<'ast> for Scanner<'_> {
             self.scan.undo.push(Edit::delete(start..end));
             return;
         }
-        syn::visit::visit_item_mod(self, item);
+        // Test code: its parses and its types are not the CLI's.
+        if is_test(&item.attrs) {
+            return;
+        }
+        let inside = item.content.as_ref().map(|(brace, _)| {
+            let text = &self.file.text;
+            let close = brace.span.close().byte_range().start + self.file.skip;
+            let line = text[..close].rfind('\n').map_or(0, |i| i + 1);
+            let start = self.file.range(item).start;
+            let own_line = text[..start].rfind('\n').map_or(0, |i| i + 1);
+            let indent: String = text[own_line..]
+                .chars()
+                .take_while(|c| *c == ' ' || *c == '\t')
+                .collect();
+            text[line..close]
+                .trim()
+                .is_empty()
+                .then(|| (line, format!("{indent}    ")))
+        });
+        match inside {
+            Some(place) => {
+                self.modules.push(place);
+                syn::visit::visit_item_mod(self, item);
+                self.modules.pop();
+            }
+            None => syn::visit::visit_item_mod(self, item),
+        }
+    }
+
+    fn visit_item_fn(&mut self, item: &'ast syn::ItemFn) {
+        if is_test(&item.attrs) {
+            return;
+        }
+        self.functions.push(item.sig.ident.to_string());
+        syn::visit::visit_item_fn(self, item);
+        self.functions.pop();
+    }
+
+    fn visit_impl_item_fn(&mut self, item: &'ast syn::ImplItemFn) {
+        if is_test(&item.attrs) {
+            return;
+        }
+        self.functions.push(item.sig.ident.to_string());
+        syn::visit::visit_impl_item_fn(self, item);
+        self.functions.pop();
+    }
+
+    fn visit_item_impl(&mut self, item: &'ast syn::ItemImpl) {
+        let ty = match &*item.self_ty {
+            syn::Type::Path(path) => path.path.segments.last().map(|s| s.ident.to_string()),
+            _ => None,
+        };
+        self.impls.push(ty.unwrap_or_default());
+        syn::visit::visit_item_impl(self, item);
+        self.impls.pop();
+    }
+
+    fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+        self.macro_lists(mac.tokens.clone());
     }
 
     fn visit_expr_block(&mut self, block: &'ast syn::ExprBlock) {
