@@ -16,8 +16,17 @@ fn property<C: McpCommand>(tool: &str, name: &str) -> Option<Value> {
     schema::<C>(tool)["properties"].get(name).cloned()
 }
 
+/// The agreement check sets the variables the CLIs here read
+/// (`TOTAL_TOKEN_TEST`) while it runs, and the other tests read them:
+/// one test at a time.
+fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+    static ONE: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    ONE.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 #[test]
 fn each_cli_has_parity_and_agrees_with_clap() {
+    let _one = one_at_a_time();
     assert_parity::<Total>();
     assert_agrees_with_clap::<Total>();
     assert_parity::<Hook>();
@@ -32,6 +41,7 @@ fn each_cli_has_parity_and_agrees_with_clap() {
 
 #[test]
 fn a_command_name_no_tool_name_allows_is_mapped_byte_by_byte() {
+    let _one = one_at_a_time();
     let registry = mcp_bridge::Registry::<Zig>::new().unwrap();
     let names: Vec<&str> = registry.tools().map(|t| t.name.as_str()).collect();
     // `é` is two bytes: two `_`.
@@ -51,6 +61,7 @@ fn a_command_name_no_tool_name_allows_is_mapped_byte_by_byte() {
 
 #[test]
 fn relations_of_computed_ids_are_enforced_as_clap_enforces_them() {
+    let _one = one_at_a_time();
     // `conflicts_with_all = Query::NARROWING`
     both_refuse::<Query>(
         "query",
@@ -101,6 +112,7 @@ fn relations_of_computed_ids_are_enforced_as_clap_enforces_them() {
 
 #[test]
 fn use_value_delimiter_splits_items_as_clap_does() {
+    let _one = one_at_a_time();
     let total = same::<Total>(
         "total",
         json!({"enabled": ["fzf,skim"], "names": ["x,y"]}),
@@ -115,6 +127,7 @@ fn use_value_delimiter_splits_items_as_clap_does() {
 
 #[test]
 fn an_inferred_value_enum_ignores_case_as_clap_does() {
+    let _one = one_at_a_time();
     let total = same::<Total>(
         "total",
         json!({"finder": "FZF"}),
@@ -127,6 +140,7 @@ fn an_inferred_value_enum_ignores_case_as_clap_does() {
 
 #[test]
 fn a_function_of_the_cli_reads_its_own_notation() {
+    let _one = one_at_a_time();
     let total = same::<Total>(
         "total",
         json!({"block-size": "4KB"}),
@@ -151,6 +165,7 @@ fn a_function_of_the_cli_reads_its_own_notation() {
 
 #[test]
 fn a_ranged_parser_bounds_counts_and_integers() {
+    let _one = one_at_a_time();
     assert_eq!(
         same::<Total>("total", json!({"quiet": 2}), &["total", "-qq"]).quiet,
         2
@@ -189,6 +204,7 @@ fn a_ranged_parser_bounds_counts_and_integers() {
 
 #[test]
 fn required_if_eq_any_and_the_os_forms_are_followed() {
+    let _one = one_at_a_time();
     both_refuse::<Total>(
         "total",
         json!({"finder": "skim"}),
@@ -208,6 +224,7 @@ fn required_if_eq_any_and_the_os_forms_are_followed() {
 
 #[test]
 fn a_parent_whose_arguments_conflict_with_its_subcommands_keeps_them_to_itself() {
+    let _one = one_at_a_time();
     let hook = same::<Hook>(
         "hook_install",
         json!({"agent": "claude-code"}),
@@ -231,6 +248,7 @@ fn a_parent_whose_arguments_conflict_with_its_subcommands_keeps_them_to_itself()
 
 #[test]
 fn a_subcommand_negates_its_parents_requirements() {
+    let _one = one_at_a_time();
     let hook = same::<Hook>("hook_sync_show", json!({}), &["hook", "sync", "show"]);
     assert_eq!(
         hook.command,
@@ -244,6 +262,7 @@ fn a_subcommand_negates_its_parents_requirements() {
 
 #[test]
 fn a_required_positional_after_an_optional_one_stands_alone() {
+    let _one = one_at_a_time();
     let copy = same::<Copy>("copy", json!({"to": "b"}), &["copy", "b"]);
     assert_eq!((copy.from, copy.to), (None, "b".to_owned()));
     same::<Copy>("copy", json!({"from": "a", "to": "b"}), &["copy", "a", "b"]);
