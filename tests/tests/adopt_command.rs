@@ -360,6 +360,26 @@ const INLINE: &str = r#"mod cli {
 fn main() {
     cli::run();
 }
+
+#[cfg(test)]
+mod testing;
+"#;
+
+/// A module for tests only (`#[cfg(test)] mod testing;`), with a parser
+/// of its own and a parse outside a `#[test]` function: left alone, and
+/// not taken for the CLI's parse.
+const TESTING: &str = r#"use clap::Parser;
+
+/// A parser for the tests.
+#[derive(Parser)]
+pub struct Cli {
+    name: String,
+}
+
+#[allow(dead_code)]
+pub fn parsed() -> Cli {
+    Cli::parse_from(["hi", "there"])
+}
 "#;
 
 #[test]
@@ -372,6 +392,7 @@ fn roots_in_inline_modules_macros_and_self_calls_adopt_and_check() {
     )
     .unwrap();
     std::fs::write(dir.path().join("src/main.rs"), INLINE).unwrap();
+    std::fs::write(dir.path().join("src/testing.rs"), TESTING).unwrap();
     let before = files(dir.path());
     let workspace = common::workspace_root();
     std::fs::copy(workspace.join("Cargo.lock"), dir.path().join("Cargo.lock")).unwrap();
@@ -488,4 +509,43 @@ fn an_adopted_cli_passes_its_test_and_serves_its_commands() {
     }
     server.assert_stdout_pure();
     server.finish();
+}
+
+/// Two binaries, each with its own parser parsed in its `main` (a client
+/// and its daemon): each call becomes its drop-in.
+#[test]
+fn each_binary_s_main_gets_its_drop_in() {
+    let dir = tempfile::tempdir().unwrap();
+    let bin = |name: &str| {
+        format!(
+            "use clap::Parser;\n\n/// The {name}.\n#[derive(Parser, Debug)]\nstruct Args {{\n    \
+             /// How loud\n    #[arg(long)]\n    loud: bool,\n}}\n\nfn main() {{\n    \
+             let args = Args::parse();\n    println!(\"{{args:?}}\");\n}}\n"
+        )
+    };
+    std::fs::create_dir_all(dir.path().join("src/bin")).unwrap();
+    std::fs::write(
+        dir.path().join("Cargo.toml"),
+        MANIFEST.replace("shelf", "pair"),
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("src/bin/client.rs"), bin("client")).unwrap();
+    std::fs::write(dir.path().join("src/bin/daemon.rs"), bin("daemon")).unwrap();
+    let before = files(dir.path());
+    let path = common::workspace_root().display().to_string();
+    run(dir.path(), &["adopt", "--no-check", "--path", &path]);
+    for name in ["client", "daemon"] {
+        let text = text(dir.path(), &format!("src/bin/{name}.rs"));
+        assert!(
+            text.contains("    let args = mcp_bridge::parse::<Args>();\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("#[derive(Parser, Debug, mcp_bridge::McpTool)]"),
+            "{text}"
+        );
+        assert!(text.contains("mod mcp_bridge_adoption"), "{text}");
+    }
+    run(dir.path(), &["remove"]);
+    assert_eq!(files(dir.path()), before);
 }

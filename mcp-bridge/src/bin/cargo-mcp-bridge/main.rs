@@ -126,13 +126,20 @@ fn load(common: &Common) -> Result<Package, String> {
             Err(error) => eprintln!("warning: {error}; left as it is"),
         }
     }
-    Ok(Package {
+    let mut package = Package {
         dir,
         manifest,
         manifest_text,
         about,
         files,
-    })
+    };
+    // The files of modules declared for tests only are test code: left
+    // alone.
+    let tests = test_files(&package);
+    package
+        .files
+        .retain(|(file, _)| !tests.iter().any(|test| file.path.starts_with(test)));
+    Ok(package)
 }
 
 /// The `.rs` files under `dir`, in order.
@@ -244,79 +251,91 @@ fn run_adopt(adopt: &Adopt) -> Result<ExitCode, String> {
     let mut tested: Vec<&str> = Vec::new();
     let bridged: Vec<_> = calls.iter().filter(|(_, c)| c.bridged).collect();
     let mut plain: Vec<_> = calls.iter().filter(|(_, c)| !c.bridged).collect();
-    // Of several, the one in `main`.
-    if plain.len() > 1 && plain.iter().filter(|(_, c)| c.in_main).count() == 1 {
-        plain.retain(|(_, c)| c.in_main);
+    // Of several, those in `main`, one per file: each binary's own (a
+    // client and its daemon, each with its parser).
+    let mains: Vec<_> = plain.iter().copied().filter(|(_, c)| c.in_main).collect();
+    let one_per_file = |calls: &[&(usize, &sources::Call)]| {
+        calls
+            .iter()
+            .all(|(i, _)| calls.iter().filter(|(j, _)| j == i).count() == 1)
+    };
+    if plain.len() > 1 && !mains.is_empty() && one_per_file(&mains) {
+        plain = mains;
     }
-    let mut placed = true;
-    match (bridged.as_slice(), plain.as_slice()) {
-        ([(i, call), ..], _) => {
+    let replaceable = plain.len() == 1
+        || (!plain.is_empty() && plain.iter().all(|(_, c)| c.in_main) && one_per_file(&plain));
+    let placed = !bridged.is_empty() || replaceable;
+    for (i, call) in &bridged {
+        report.push(format!(
+            "{}:{}:{}: parses with mcp_bridge::{}::<{}> already",
+            package.relative(&package.files[*i].0.path),
+            call.line,
+            call.column,
+            call.function,
+            call.ty
+        ));
+        tested.push(&call.name);
+    }
+    let chosen = if bridged.is_empty() && replaceable {
+        plain.clone()
+    } else {
+        Vec::new()
+    };
+    for (i, call) in chosen {
+        let text = match feature {
+            None => forms::bridged_call(&call.ty, &call.function, &call.args),
+            Some(feature) => forms::feature_call(feature, &call.ty, &call.function, &call.args),
+        };
+        edits[*i].push(Edit::replace(call.at.clone(), text));
+        let file = &package.files[*i].0;
+        if feature.is_none()
+            && file
+                .text
+                .lines()
+                .any(|line| line.trim() == "use clap::Parser;")
+            && file.text.matches("Parser").count() == 1
+        {
             report.push(format!(
-                "{}:{}:{}: parses with mcp_bridge::{}::<{}> already",
-                package.relative(&package.files[*i].0.path),
-                call.line,
-                call.column,
-                call.function,
-                call.ty
+                "{}: `use clap::Parser;` is not needed there any more (rustc warns): delete it",
+                package.relative(&file.path)
             ));
-            tested.push(&call.name);
         }
-        ([], [(i, call)]) => {
-            let text = match feature {
-                None => forms::bridged_call(&call.ty, &call.function, &call.args),
-                Some(feature) => forms::feature_call(feature, &call.ty, &call.function, &call.args),
-            };
-            edits[*i].push(Edit::replace(call.at.clone(), text));
-            let file = &package.files[*i].0;
-            if feature.is_none()
-                && file
-                    .text
-                    .lines()
-                    .any(|line| line.trim() == "use clap::Parser;")
-                && file.text.matches("Parser").count() == 1
-            {
-                report.push(format!(
-                    "{}: `use clap::Parser;` is not needed there any more (rustc warns): delete it",
-                    package.relative(&file.path)
-                ));
-            }
-            report.push(format!(
-                "{}:{}:{}: {}::{}(..) is now mcp_bridge::{}::<{}>(..)",
+        report.push(format!(
+            "{}:{}:{}: {}::{}(..) is now mcp_bridge::{}::<{}>(..)",
+            package.relative(&package.files[*i].0.path),
+            call.line,
+            call.column,
+            call.ty,
+            call.function,
+            call.function,
+            call.ty
+        ));
+        tested.push(&call.name);
+    }
+    if !placed {
+        let found = plain.as_slice();
+        let root = roots.first().copied().unwrap_or("Cli");
+        let mut message = match found {
+            [] => format!(
+                "no call of {root}::parse(), try_parse(), parse_from(..) or try_parse_from(..) \
+                 was found: where main builds the CLI's value, call mcp_bridge::parse::<{root}>() \
+                 (or try_parse, parse_from, try_parse_from) instead"
+            ),
+            _ => "several calls parse the CLI; replace the one main runs with its \
+                  mcp_bridge:: counterpart (mcp_bridge::parse::<Cli>() for Cli::parse()):"
+                .to_owned(),
+        };
+        for (i, call) in found {
+            message.push_str(&format!(
+                "\n  {}:{}:{}: {}::{}(..)",
                 package.relative(&package.files[*i].0.path),
                 call.line,
                 call.column,
                 call.ty,
-                call.function,
-                call.function,
-                call.ty
+                call.function
             ));
-            tested.push(&call.name);
         }
-        ([], found) => {
-            placed = false;
-            let root = roots.first().copied().unwrap_or("Cli");
-            let mut message = match found {
-                [] => format!(
-                    "no call of {root}::parse(), try_parse(), parse_from(..) or try_parse_from(..) \
-                     was found: where main builds the CLI's value, call mcp_bridge::parse::<{root}>() \
-                     (or try_parse, parse_from, try_parse_from) instead"
-                ),
-                _ => "several calls parse the CLI; replace the one main runs with its \
-                      mcp_bridge:: counterpart (mcp_bridge::parse::<Cli>() for Cli::parse()):"
-                    .to_owned(),
-            };
-            for (i, call) in found {
-                message.push_str(&format!(
-                    "\n  {}:{}:{}: {}::{}(..)",
-                    package.relative(&package.files[*i].0.path),
-                    call.line,
-                    call.column,
-                    call.ty,
-                    call.function
-                ));
-            }
-            report.push(message);
-        }
+        report.push(message);
     }
     if tested.is_empty() {
         tested = roots.clone();
@@ -451,6 +470,30 @@ fn run_adopt(adopt: &Adopt) -> Result<ExitCode, String> {
     } else {
         ExitCode::FAILURE
     })
+}
+
+/// The files and folders of the modules declared for tests only
+/// (`#[cfg(test)] mod testing;` → `testing.rs`, `testing/`).
+fn test_files(package: &Package) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    for (file, scan) in &package.files {
+        let Some(dir) = file.path.parent() else {
+            continue;
+        };
+        let stem = file
+            .path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned());
+        let base = match stem.as_deref() {
+            Some("main" | "lib" | "mod") | None => dir.to_owned(),
+            Some(stem) => dir.join(stem),
+        };
+        for name in &scan.test_modules {
+            found.push(base.join(format!("{name}.rs")));
+            found.push(base.join(name));
+        }
+    }
+    found
 }
 
 /// Whether the build script compiles the CLI's definitions too

@@ -116,6 +116,9 @@ pub(crate) struct Scan {
     pub(crate) undo: Vec<Edit>,
     /// The test module `adopt` adds is there.
     pub(crate) tests: bool,
+    /// The modules declared here for tests only (`#[cfg(test)] mod x;`),
+    /// whose files are test code.
+    pub(crate) test_modules: Vec<String>,
 }
 
 impl File {
@@ -663,6 +666,9 @@ impl<'ast> Visit<'ast> for Scanner<'_> {
         }
         // Test code: its parses and its types are not the CLI's.
         if is_test(&item.attrs) {
+            if item.content.is_none() {
+                self.scan.test_modules.push(item.ident.to_string());
+            }
             return;
         }
         let inside = item.content.as_ref().map(|(brace, _)| {
