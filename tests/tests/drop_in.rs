@@ -204,3 +204,22 @@ fn an_async_main_is_served_and_each_call_runs_it() {
     server.assert_stdout_pure();
     server.finish();
 }
+
+/// A CLI's options may hold what is not `Send` (skim's hold `Rc`s): the
+/// drop-ins take it, since the value never leaves the thread it is built
+/// on (the server builds it only to check a call's arguments).
+#[derive(Parser, McpTool, Debug)]
+#[command(name = "local")]
+struct Local {
+    name: String,
+    #[arg(skip)]
+    seen: std::rc::Rc<std::cell::Cell<u8>>,
+}
+
+#[test]
+fn a_cli_whose_options_are_not_send_adopts_through_the_drop_ins() {
+    let local = mcp_bridge::try_parse_from::<Local>(["local", "x"]).unwrap();
+    local.seen.set(1);
+    assert_eq!((local.name.as_str(), local.seen.get()), ("x", 1));
+    mcp_bridge::testing::assert_parity::<Local>();
+}

@@ -17,7 +17,7 @@ use crate::handler::{Ended, Handler, IntoHandler};
 use crate::io::Io;
 use crate::registry::{Builds, Registry, Table, ToolMode};
 use crate::serve::isolate::Reply;
-use crate::serve::{BridgeServer, Limits, Skill};
+use crate::serve::{BridgeServer, Skill};
 use crate::spec::CommandSpec;
 use crate::traits::McpCommand;
 
@@ -108,17 +108,7 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
         Self {
             handler: handler.into_handler().0,
             parse: None,
-            settings: Settings {
-                command_name: "mcp".to_owned(),
-                limits: Limits::default(),
-                grace: Duration::from_secs(10),
-                isolate: false,
-                task_ttl: crate::serve::DEFAULT_TASK_TTL,
-                hide_command: false,
-                tool_mode: ToolMode::Flat,
-                customise: None,
-                skills: Vec::new(),
-            },
+            settings: Settings::new(),
         }
     }
 

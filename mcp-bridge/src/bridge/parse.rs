@@ -8,22 +8,25 @@
 //! - `<cli> mcp serve|tools|install ...` is served, and the process ends
 //!   there: the function does not return.
 //! - Each call runs in a child process of the binary (the isolated calls
-//!   of [`Bridge::isolate_calls`]), where the same function returns the
+//!   of [`Bridge::isolate_calls`](crate::Bridge::isolate_calls)), where the same function returns the
 //!   value built from the call's JSON arguments, with no command line.
 //!   The CLI's `main` then runs on it as on a command line (its config,
 //!   its logging, its runtime, its `process::exit`), and the call's
 //!   result is what it printed and its exit code.
 //!
 //! A process per call costs a process start (`docs/benchmarks.md`);
-//! [`Bridge::new`] with the CLI's handler runs calls in the server.
+//! [`Bridge::new`](crate::Bridge::new) with the CLI's handler runs calls in the server.
 
 use std::ffi::OsString;
+use std::marker::PhantomData;
 use std::process::ExitCode;
 
 use super::args::BridgeArgs;
-use super::builder::Bridge;
 use super::route::Routed;
-use crate::registry::Registry;
+use super::settings::{CliType, Settings};
+use crate::registry::{Builds, Registry, Table};
+use crate::serve::BridgeServer;
+use crate::spec::CommandSpec;
 use crate::traits::McpCommand;
 
 /// `Cli::parse()`, with the bridge's `mcp` command served (see the
@@ -42,17 +45,17 @@ use crate::traits::McpCommand;
 ///     println!("hello {}", cli.name);
 /// }
 /// ```
-pub fn parse<C: McpCommand + Send + 'static>() -> C {
+pub fn parse<C: McpCommand + 'static>() -> C {
     parse_from(std::env::args_os())
 }
 
 /// `Cli::try_parse()`, with the bridge's `mcp` command served.
-pub fn try_parse<C: McpCommand + Send + 'static>() -> Result<C, clap::Error> {
+pub fn try_parse<C: McpCommand + 'static>() -> Result<C, clap::Error> {
     try_parse_from(std::env::args_os())
 }
 
 /// `Cli::parse_from(args)`, with the bridge's `mcp` command served.
-pub fn parse_from<C: McpCommand + Send + 'static>(
+pub fn parse_from<C: McpCommand + 'static>(
     args: impl IntoIterator<Item = impl Into<OsString> + Clone>,
 ) -> C {
     match prepare::<C>(args) {
@@ -62,7 +65,7 @@ pub fn parse_from<C: McpCommand + Send + 'static>(
 }
 
 /// `Cli::try_parse_from(args)`, with the bridge's `mcp` command served.
-pub fn try_parse_from<C: McpCommand + Send + 'static>(
+pub fn try_parse_from<C: McpCommand + 'static>(
     args: impl IntoIterator<Item = impl Into<OsString> + Clone>,
 ) -> Result<C, clap::Error> {
     match prepare::<C>(args) {
@@ -81,7 +84,7 @@ enum Prepared<C> {
 
 /// The value of a call, clap's arguments, or the bridge served (and the
 /// process ended).
-fn prepare<C: McpCommand + Send + 'static>(
+fn prepare<C: McpCommand + 'static>(
     args: impl IntoIterator<Item = impl Into<OsString> + Clone>,
 ) -> Prepared<C> {
     if let Some(call) = crate::serve::isolate::isolated_call() {
@@ -108,8 +111,12 @@ fn prepare<C: McpCommand + Send + 'static>(
     if !args.iter().skip(1).any(|arg| arg == "mcp") {
         return Prepared::Args(args);
     }
-    let bridge = Bridge::<C>::new(not_run::<C>).isolate_calls(true);
-    match bridge.settings.route(&bridge, true, args) {
+    let cli = DropIn::<C>(PhantomData);
+    let settings = Settings {
+        isolate: true,
+        ..Settings::new()
+    };
+    match settings.route(&cli, true, args) {
         Routed::Parse(args) => Prepared::Args(args),
         Routed::Matches(mut cmd, mut matches) => {
             match <C as clap::FromArgMatches>::from_arg_matches_mut(&mut matches) {
@@ -118,7 +125,7 @@ fn prepare<C: McpCommand + Send + 'static>(
             }
         }
         Routed::Bridge(args) => {
-            let code = serve(bridge, *args);
+            let code = serve(&settings, &cli, *args);
             std::process::exit(if code == ExitCode::SUCCESS { 0 } else { 1 })
         }
     }
@@ -126,21 +133,43 @@ fn prepare<C: McpCommand + Send + 'static>(
 
 /// Serves, on a thread of its own when called on a runtime's thread (an
 /// async `main`), where another runtime cannot start.
-fn serve<C: McpCommand + Send + 'static>(bridge: Bridge<C>, args: BridgeArgs) -> ExitCode {
+fn serve(settings: &Settings, cli: &dyn CliType, args: BridgeArgs) -> ExitCode {
     if tokio::runtime::Handle::try_current().is_err() {
-        return bridge.settings.serve_blocking(&bridge, args);
+        return settings.serve_blocking(cli, args);
     }
     std::thread::scope(|scope| {
         scope
-            .spawn(|| bridge.settings.serve_blocking(&bridge, args))
+            .spawn(|| settings.serve_blocking(cli, args))
             .join()
             .unwrap_or(ExitCode::FAILURE)
     })
 }
 
-/// The handler of the bridge that serves: never run, since every call
-/// runs in a process of its own.
-fn not_run<C>(_: C) -> ExitCode {
-    eprintln!("mcp-bridge: a call ran in the server instead of a process of its own");
-    ExitCode::from(101)
+/// The CLI's type, for a server whose every call runs in a process of its
+/// own: the value is built only to check a call's arguments, and never
+/// leaves the thread it is built on, so the type need not be `Send` (a
+/// CLI's options may hold an `Rc`).
+struct DropIn<C>(PhantomData<fn() -> C>);
+
+impl<C: McpCommand + 'static> CliType for DropIn<C> {
+    fn command(&self) -> clap::Command {
+        C::command()
+    }
+
+    fn command_spec(&self) -> CommandSpec {
+        C::command_spec()
+    }
+
+    #[cfg(feature = "server-json")]
+    fn package(&self) -> crate::traits::Package {
+        C::package()
+    }
+
+    fn builds(&self) -> Builds<'static> {
+        &Registry::<C>::builds
+    }
+
+    fn server(&self, table: Table) -> BridgeServer {
+        BridgeServer::isolating(Registry::<C>::from_table(table))
+    }
 }

@@ -26,6 +26,23 @@ pub(super) struct Settings {
     pub(super) skills: Vec<Skill>,
 }
 
+impl Settings {
+    /// A bridge's settings before the builder changes any.
+    pub(super) fn new() -> Self {
+        Self {
+            command_name: "mcp".to_owned(),
+            limits: Limits::default(),
+            grace: Duration::from_secs(10),
+            isolate: false,
+            task_ttl: crate::serve::DEFAULT_TASK_TTL,
+            hide_command: false,
+            tool_mode: ToolMode::Flat,
+            customise: None,
+            skills: Vec::new(),
+        }
+    }
+}
+
 /// What the bridge's untyped code asks of the CLI's type.
 pub(super) trait CliType: Sync {
     /// The derive's command (`CommandFactory::command`).

@@ -80,6 +80,37 @@ impl<C: McpCommand + Send + 'static> Dispatch for Typed<C> {
     }
 }
 
+/// The typed side of a server whose every call runs in a process of its
+/// own: a call's arguments are checked by building the value, which is
+/// dropped where it was built; the child builds it again and runs.
+pub(super) struct Checked<C> {
+    pub(super) registry: Registry<C>,
+}
+
+impl<C: McpCommand + 'static> Dispatch for Checked<C> {
+    fn table(&self) -> &Table {
+        self.registry.table()
+    }
+
+    fn prepare_at(&self, index: usize, arguments: &Map<String, Value>) -> Result<Job, CallError> {
+        drop(self.registry.build_at(index, arguments)?);
+        let tool = self
+            .table()
+            .tools()
+            .nth(index)
+            .map(|tool| tool.name.clone());
+        Ok(Job::Isolated {
+            tool: tool.unwrap_or_default(),
+            arguments: arguments.clone(),
+        })
+    }
+
+    fn help(&self, index: usize) -> Option<String> {
+        let path = &self.table().tools().nth(index)?.path;
+        help_of(<C as clap::CommandFactory>::command(), path)
+    }
+}
+
 /// The long help of the command at `path` (the root's name first) of
 /// `command`, as clap renders it: built on demand (a resource read), never
 /// on a call's path.

@@ -11,7 +11,7 @@ use tokio_util::sync::CancellationToken;
 
 #[cfg(unix)]
 use super::catalogue::rmcp_tool;
-use super::dispatch::{Dispatch, Typed};
+use super::dispatch::{Checked, Dispatch, Typed};
 use super::server::BridgeServer;
 use super::shared::{Session, Shared};
 use super::skills::{About, Skill, Skills};
@@ -46,6 +46,14 @@ impl BridgeServer {
         handler: Handler<C>,
     ) -> Self {
         Self::from_dispatch(Box::new(Typed { registry, handler }))
+    }
+
+    /// A server that runs every call in a process of its own (the
+    /// drop-in `mcp_bridge::parse`): it checks a call's arguments by
+    /// building the CLI's value, which never leaves the thread it is built
+    /// on, so the CLI's type need not be `Send`.
+    pub(crate) fn isolating<C: McpCommand + 'static>(registry: Registry<C>) -> Self {
+        Self::from_dispatch(Box::new(Checked { registry })).isolate_calls(true)
     }
 
     /// [`from_registry`](Self::from_registry) with the CLI's type erased:
