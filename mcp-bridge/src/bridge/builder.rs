@@ -10,15 +10,14 @@ use std::time::Duration;
 use super::args::BridgeArgs;
 use super::route::Routed;
 use super::run::on_runtime;
-use super::settings::{CliType, Settings};
+use super::settings::{isolated_value, Settings, TypedCli};
 
 use crate::error::RegistryError;
 use crate::handler::{Ended, Handler, IntoHandler};
 use crate::io::Io;
-use crate::registry::{Builds, Registry, Table, ToolMode};
+use crate::registry::{Registry, Table, ToolMode};
 use crate::serve::isolate::Reply;
 use crate::serve::{BridgeServer, Skill};
-use crate::spec::CommandSpec;
 use crate::traits::McpCommand;
 
 /// A CLI with its handler, run either as itself or as an MCP server.
@@ -77,23 +76,8 @@ pub struct Bridge<C> {
     pub(super) settings: Settings,
 }
 
-impl<C: McpCommand + Send + 'static> CliType for Bridge<C> {
-    fn command(&self) -> clap::Command {
-        C::command()
-    }
-
-    fn command_spec(&self) -> CommandSpec {
-        C::command_spec()
-    }
-
-    #[cfg(feature = "server-json")]
-    fn package(&self) -> crate::traits::Package {
-        C::package()
-    }
-
-    fn builds(&self) -> Builds<'static> {
-        &Registry::<C>::builds
-    }
+impl<C: McpCommand + Send + 'static> TypedCli for Bridge<C> {
+    type Cli = C;
 
     fn server(&self, table: Table) -> BridgeServer {
         BridgeServer::from_registry(Registry::from_table(table), self.handler.clone())
@@ -341,25 +325,9 @@ impl<C: McpCommand + Send + 'static> Bridge<C> {
     /// Whether the arguments ask for the bridge or for the CLI itself (then
     /// parsed, exiting on `--help` or an error as clap does).
     fn route(&self, args: Vec<OsString>) -> Route<C> {
-        // A child started for one isolated call: the value comes from the
-        // tool's name and JSON arguments, never from argv.
-        if let Some(call) = crate::serve::isolate::isolated_call() {
-            // Run for a server: a question goes to no terminal.
-            crate::io::set_serving();
-            let built = call.and_then(|call| {
-                let registry = Registry::<C>::new().map_err(|e| e.to_string())?;
-                let cli = registry
-                    .build(&call.tool, &call.arguments)
-                    .map_err(|e| e.to_string())?;
-                Ok((cli, call.reply))
-            });
-            match built {
-                Ok((cli, reply)) => return Route::Cli(cli, Some(reply)),
-                Err(error) => {
-                    eprintln!("{error}");
-                    std::process::exit(2);
-                }
-            }
+        // A child started for one isolated call.
+        if let Some((cli, reply)) = isolated_value::<C>() {
+            return Route::Cli(cli, Some(reply));
         }
         match self.settings.route(self, self.parse.is_some(), args) {
             Routed::Parse(args) => Route::Cli(self.parse_cli(args), None),

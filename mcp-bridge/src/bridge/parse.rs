@@ -23,10 +23,9 @@ use std::process::ExitCode;
 
 use super::args::BridgeArgs;
 use super::route::Routed;
-use super::settings::{CliType, Settings};
-use crate::registry::{Builds, Registry, Table};
+use super::settings::{isolated_value, CliType, Settings, TypedCli};
+use crate::registry::{Registry, Table};
 use crate::serve::BridgeServer;
-use crate::spec::CommandSpec;
 use crate::traits::McpCommand;
 
 /// `Cli::parse()`, with the bridge's `mcp` command served (see the
@@ -87,24 +86,10 @@ enum Prepared<C> {
 fn prepare<C: McpCommand + 'static>(
     args: impl IntoIterator<Item = impl Into<OsString> + Clone>,
 ) -> Prepared<C> {
-    if let Some(call) = crate::serve::isolate::isolated_call() {
-        // Run for a server: a question goes to no terminal.
-        crate::io::set_serving();
-        let built = call.and_then(|call| {
-            let registry = Registry::<C>::new().map_err(|e| e.to_string())?;
-            registry
-                .build(&call.tool, &call.arguments)
-                .map_err(|e| e.to_string())
-        });
-        match built {
-            // The CLI's `main` prints and exits as it does; nothing is
-            // returned as data.
-            Ok(cli) => return Prepared::Value(cli),
-            Err(error) => {
-                eprintln!("{error}");
-                std::process::exit(2);
-            }
-        }
+    // A child started for one call: the CLI's `main` prints and exits as
+    // it does; nothing is returned as data.
+    if let Some((cli, _)) = isolated_value::<C>() {
+        return Prepared::Value(cli);
     }
     let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
     // A command line without the bridge's name is clap's alone.
@@ -151,23 +136,8 @@ fn serve(settings: &Settings, cli: &dyn CliType, args: BridgeArgs) -> ExitCode {
 /// CLI's options may hold an `Rc`).
 struct DropIn<C>(PhantomData<fn() -> C>);
 
-impl<C: McpCommand + 'static> CliType for DropIn<C> {
-    fn command(&self) -> clap::Command {
-        C::command()
-    }
-
-    fn command_spec(&self) -> CommandSpec {
-        C::command_spec()
-    }
-
-    #[cfg(feature = "server-json")]
-    fn package(&self) -> crate::traits::Package {
-        C::package()
-    }
-
-    fn builds(&self) -> Builds<'static> {
-        &Registry::<C>::builds
-    }
+impl<C: McpCommand + 'static> TypedCli for DropIn<C> {
+    type Cli = C;
 
     fn server(&self, table: Table) -> BridgeServer {
         BridgeServer::isolating(Registry::<C>::from_table(table))

@@ -5,9 +5,11 @@
 
 use std::time::Duration;
 
-use crate::registry::{Builds, Table, ToolMode};
+use crate::registry::{Builds, Registry, Table, ToolMode};
+use crate::serve::isolate::Reply;
 use crate::serve::{BridgeServer, Limits, Skill};
 use crate::spec::CommandSpec;
+use crate::traits::McpCommand;
 
 /// A bridge's settings: all of it but the CLI's type. What only they need
 /// is a method of theirs, compiled once in this crate and not again for
@@ -56,6 +58,61 @@ pub(super) trait CliType: Sync {
     fn builds(&self) -> Builds<'static>;
     /// The server of `table`, running the CLI's handler.
     fn server(&self, table: Table) -> BridgeServer;
+}
+
+/// The CLI's type, and how a server of its tool table runs calls: all an
+/// implementor writes; [`CliType`] follows from it.
+pub(super) trait TypedCli: Sync {
+    type Cli: McpCommand + 'static;
+    /// The server of `table`.
+    fn server(&self, table: Table) -> BridgeServer;
+}
+
+impl<T: TypedCli> CliType for T {
+    fn command(&self) -> clap::Command {
+        <T::Cli as clap::CommandFactory>::command()
+    }
+
+    fn command_spec(&self) -> CommandSpec {
+        T::Cli::command_spec()
+    }
+
+    #[cfg(feature = "server-json")]
+    fn package(&self) -> crate::traits::Package {
+        T::Cli::package()
+    }
+
+    fn builds(&self) -> Builds<'static> {
+        &Registry::<T::Cli>::builds
+    }
+
+    fn server(&self, table: Table) -> BridgeServer {
+        TypedCli::server(self, table)
+    }
+}
+
+/// In a child started for one isolated call: the value built from the
+/// tool's name and JSON arguments (never from argv), with the way back
+/// to the server. A call the child cannot build ends the process (exit
+/// 2), saying why.
+pub(super) fn isolated_value<C: McpCommand>() -> Option<(C, Reply)> {
+    let call = crate::serve::isolate::isolated_call()?;
+    // Run for a server: a question goes to no terminal.
+    crate::io::set_serving();
+    let built = call.and_then(|call| {
+        let registry = Registry::<C>::new().map_err(|e| e.to_string())?;
+        let cli = registry
+            .build(&call.tool, &call.arguments)
+            .map_err(|e| e.to_string())?;
+        Ok((cli, call.reply))
+    });
+    match built {
+        Ok(built) => Some(built),
+        Err(error) => {
+            eprintln!("{error}");
+            std::process::exit(2);
+        }
+    }
 }
 
 /// The CLI's own changes to its `clap::Command` (`Bridge::command`).

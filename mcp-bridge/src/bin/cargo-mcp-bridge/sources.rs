@@ -467,8 +467,8 @@ impl Scanner<'_> {
         let close = call.paren_token.span.close().byte_range().start + self.file.skip;
         let args = self.file.text[open..close].to_owned();
         let (line, column) = self.file.line_column(at.start);
-        // `mcp_bridge::parse::<Type>(..)`.
-        if segments.len() == 2 && segments[0].ident == "mcp_bridge" {
+        let (ty, name, bridged) = if segments.len() == 2 && segments[0].ident == "mcp_bridge" {
+            // `mcp_bridge::parse::<Type>(..)`, as adopt wrote it.
             let syn::PathArguments::AngleBracketed(generics) = &last.arguments else {
                 return;
             };
@@ -484,34 +484,22 @@ impl Scanner<'_> {
                 at.clone(),
                 forms::clap_call(&ty_text, &function, &args),
             ));
-            let name = match type_name(ty) {
-                name if name == "Self" => self.impls.last().cloned().unwrap_or(name),
-                name => name,
-            };
-            self.scan.calls.push(Call {
-                name,
-                ty: ty_text,
-                function,
-                args,
-                at,
-                line,
-                column,
-                bridged: true,
-                in_main: self.in_main(),
-            });
-            return;
-        }
-        if !matches!(last.arguments, syn::PathArguments::None) {
-            return;
-        }
-        let ty_end = self.file.range(&segments[segments.len() - 2]).end;
-        let ty_text = self.file.text[at.start..ty_end].to_owned();
-        if self.file.text[at.clone()] != forms::clap_call(&ty_text, &function, &args) {
-            return;
-        }
-        // `Self::parse()` in the type's own `impl`.
-        let name = match segments[segments.len() - 2].ident.to_string() {
-            name if name == "Self" && segments.len() == 2 => match self.impls.last() {
+            (ty_text, type_name(ty), true)
+        } else {
+            // `Type::parse(..)`.
+            if !matches!(last.arguments, syn::PathArguments::None) {
+                return;
+            }
+            let ty = &segments[segments.len() - 2];
+            let ty_text = self.file.text[at.start..self.file.range(ty).end].to_owned();
+            if self.file.text[at.clone()] != forms::clap_call(&ty_text, &function, &args) {
+                return;
+            }
+            (ty_text, ty.ident.to_string(), false)
+        };
+        // `Self` in the type's own `impl`.
+        let name = match name {
+            name if name == "Self" => match self.impls.last() {
                 Some(ty) => ty.clone(),
                 None => return,
             },
@@ -519,13 +507,13 @@ impl Scanner<'_> {
         };
         self.scan.calls.push(Call {
             name,
-            ty: ty_text,
+            ty,
             function,
             args,
             at,
             line,
             column,
-            bridged: false,
+            bridged,
             in_main: self.in_main(),
         });
     }
