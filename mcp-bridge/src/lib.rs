@@ -96,7 +96,10 @@ pub mod testing;
 mod trace;
 mod traits;
 
-pub use bridge::{parse, parse_from, try_parse, try_parse_from, Bridge};
+pub use bridge::{
+    get_matches, get_matches_from, get_matches_mut, parse, parse_from, try_get_matches,
+    try_get_matches_from, try_get_matches_from_mut, try_parse, try_parse_from, Bridge,
+};
 pub use call::convert;
 pub use call::{no_texts, BuildCtx, DefaultSource, DefaultTexts, LiteralTexts, Texts};
 pub use convert::McpValue;

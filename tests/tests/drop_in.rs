@@ -223,3 +223,89 @@ fn a_cli_whose_options_are_not_send_adopts_through_the_drop_ins() {
     assert_eq!((local.name.as_str(), local.seen.get()), ("x", 1));
     mcp_bridge::testing::assert_parity::<Local>();
 }
+
+/// `mcp_bridge::get_matches_from::<Cli>(cmd, args)`, the drop-in for
+/// `cmd.get_matches_from(args)`, for a `main` that reads clap's matches
+/// itself (`value_source`) on a command it changed: each call runs that
+/// `main` on the matches of the command line that says the call, and
+/// prints what that command line prints, where each value came from
+/// included.
+#[test]
+fn a_main_reading_clap_s_matches_gets_those_of_the_call_s_command_line() {
+    let bin = env!("CARGO_BIN_EXE_matches_drop_in");
+    let mut command = Command::new(bin);
+    command.args(["mcp", "serve"]);
+    let mut server = RawServer::spawn(command);
+    server.initialize();
+    assert_eq!(server.tools_list(1), ["sayer_say", "sayer_count"]);
+    let cases: [(&str, Value, &[&str]); 5] = [
+        (
+            "sayer_say",
+            json!({"words": ["hello", "-world", "--x"], "upper": true}),
+            &["say", "--upper", "--", "hello", "-world", "--x"],
+        ),
+        (
+            "sayer_say",
+            json!({"words": ["a", "b"], "separator": "-", "verbose": 2}),
+            &["-vv", "say", "--separator", "-", "a", "b"],
+        ),
+        ("sayer_count", json!({}), &["count"]),
+        ("sayer_count", json!({"to": 5}), &["count", "--to", "5"]),
+        // Exit code 3, from the CLI's own `process::exit`.
+        ("sayer_count", json!({"to": -1}), &["count", "--to=-1"]),
+    ];
+    for (id, (tool, arguments, argv)) in cases.into_iter().enumerate() {
+        let result = server.call(id as i64 + 2, tool, arguments.clone());
+        let direct = Command::new(bin).args(argv).output().unwrap();
+        assert_eq!(
+            common::outcome(&result),
+            (
+                String::from_utf8(direct.stdout).unwrap(),
+                String::from_utf8(direct.stderr).unwrap(),
+                i64::from(direct.status.code().unwrap())
+            ),
+            "{tool} {arguments} against {argv:?}"
+        );
+    }
+    // Bad arguments are refused by the server, naming the tool and the
+    // argument, before any process starts.
+    let refused = server.call(20, "sayer_count", json!({"to": "many"}));
+    let text = refused.to_string();
+    assert!(
+        text.contains("isError") && text.contains("`to`"),
+        "{refused}"
+    );
+    server.assert_stdout_pure();
+    server.finish();
+
+    // On a command line, clap's own method on the CLI's command: its
+    // errors and exit codes.
+    let direct = Command::new(bin).args(["count", "--to"]).output().unwrap();
+    assert_eq!(direct.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&direct.stderr).contains("a value is required"));
+}
+
+/// The matches drop-ins, on a command line: what clap's methods return.
+#[test]
+fn on_a_command_line_the_matches_drop_ins_return_what_clap_s_methods_return() {
+    use clap::CommandFactory;
+    for argv in [
+        &["shelf", "--dry", "put", "Dune"][..],
+        &["shelf", "put", "--", "mcp"],
+    ] {
+        let clap = format!("{:?}", Shelf::command().get_matches_from(argv));
+        let ours = mcp_bridge::get_matches_from::<Shelf>(Shelf::command(), argv);
+        assert_eq!(format!("{ours:?}"), clap);
+        let mut cmd = Shelf::command();
+        let ours = mcp_bridge::try_get_matches_from_mut::<Shelf>(&mut cmd, argv).unwrap();
+        assert_eq!(format!("{ours:?}"), clap);
+    }
+    for bad in [&["shelf", "take"][..], &["shelf", "--help"]] {
+        let ours = mcp_bridge::try_get_matches_from::<Shelf>(Shelf::command(), bad).unwrap_err();
+        let clap = Shelf::command().try_get_matches_from(bad).unwrap_err();
+        assert_eq!(
+            (ours.kind(), ours.to_string()),
+            (clap.kind(), clap.to_string())
+        );
+    }
+}

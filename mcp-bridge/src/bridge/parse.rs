@@ -91,26 +91,32 @@ fn prepare<C: McpCommand + 'static>(
     if let Some((cli, _)) = isolated_value::<C>() {
         return Prepared::Value(cli);
     }
+    Prepared::Args(unless_served::<C>(args))
+}
+
+/// The arguments, when they are the CLI's; when they are the bridge's
+/// (`<cli> mcp ...`), the bridge is served, every call in a child process,
+/// and the process ends.
+pub(super) fn unless_served<C: McpCommand + 'static>(
+    args: impl IntoIterator<Item = impl Into<OsString> + Clone>,
+) -> Vec<OsString> {
     let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
     // A command line without the bridge's name is clap's alone.
     if !args.iter().skip(1).any(|arg| arg == "mcp") {
-        return Prepared::Args(args);
+        return args;
     }
     let cli = DropIn::<C>(PhantomData);
     let settings = Settings {
         isolate: true,
         ..Settings::new()
     };
-    match settings.route(&cli, true, args) {
-        Routed::Parse(args) => Prepared::Args(args),
-        Routed::Matches(mut cmd, mut matches) => {
-            match <C as clap::FromArgMatches>::from_arg_matches_mut(&mut matches) {
-                Ok(cli) => Prepared::Value(cli),
-                Err(error) => error.format(&mut cmd).exit(),
-            }
-        }
-        Routed::Bridge(args) => {
-            let code = serve(&settings, &cli, *args);
+    // Asked with the CLI's own parse (`true`), the route is the bridge or
+    // that parse: never matches of its own.
+    match settings.route(&cli, true, args.clone()) {
+        Routed::Parse(args) => args,
+        Routed::Matches(..) => args,
+        Routed::Bridge(bridge) => {
+            let code = serve(&settings, &cli, *bridge);
             std::process::exit(if code == ExitCode::SUCCESS { 0 } else { 1 })
         }
     }

@@ -2,12 +2,16 @@
 //! relations, and their JSON Schema.
 //!
 //! Generated code fills a [`CommandSpec`] tree once (`mcp_augment`); the
-//! [`Registry`](crate::Registry) flattens it into [`ToolSpec`]s. Nothing
-//! here calls into clap: these specs are what `tools/list` is answered
-//! from.
+//! [`Registry`](crate::Registry) flattens it into [`ToolSpec`]s: these
+//! specs are what `tools/list` is answered from, without clap. What reads
+//! clap's own types is named for it: `clap_args` (a hand-written `Args`),
+//! `pins` (the operator's root options) and `command_line` (the command
+//! line that says a call).
 
 pub(crate) mod clap_args;
 mod command;
+#[doc(hidden)]
+pub mod command_line;
 #[doc(hidden)]
 pub mod known;
 pub(crate) mod markdown;

@@ -9,7 +9,7 @@
 
 mod agree;
 #[doc(hidden)]
-pub mod command_line;
+pub use crate::spec::command_line;
 
 pub use agree::{agreement, kept, Agreement, Kept};
 

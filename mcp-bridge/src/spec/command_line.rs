@@ -6,8 +6,12 @@
 //! subcommand words), with `--` where a value would otherwise read as a
 //! flag.
 //!
-//! Test-only code: the oracle side of [`agreement`](super::agreement),
-//! never on the serving path.
+//! Two users: the agreement check (`testing::assert_agrees_with_clap`),
+//! which spells each call many ways and has clap parse them, and the
+//! matches drop-ins (`mcp_bridge::get_matches::<Cli>(cmd)`), whose child
+//! process hands a CLI that reads clap's `ArgMatches` the matches of the
+//! command line that says its call, in one plain spelling ([`said`]).
+//! Never on the in-process serving path.
 
 use clap::ArgAction;
 use serde_json::{Map, Value};
@@ -272,24 +276,45 @@ impl ToolModel {
 }
 
 /// A small deterministic random number generator (SplitMix64), for the
-/// spellings of a command line.
-pub struct Forms(pub u64);
+/// spellings of a command line; or, `plain`, always the first choice: the
+/// first long name, `--long=value`, the order the arguments came in.
+pub struct Forms {
+    state: u64,
+    plain: bool,
+}
 
 impl Forms {
+    pub fn new(seed: u64) -> Self {
+        Forms {
+            state: seed,
+            plain: false,
+        }
+    }
+
+    pub fn plain() -> Self {
+        Forms {
+            state: 0,
+            plain: true,
+        }
+    }
+
     pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
+        self.state = self.state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.state;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
         z ^ (z >> 31)
     }
 
     pub fn below(&mut self, n: usize) -> usize {
+        if self.plain {
+            return 0;
+        }
         (self.next_u64() % n as u64) as usize
     }
 
     pub fn coin(&mut self) -> bool {
-        self.next_u64() & 1 == 1
+        !self.plain && self.next_u64() & 1 == 1
     }
 
     pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
@@ -297,6 +322,9 @@ impl Forms {
     }
 
     pub fn shuffle<T>(&mut self, items: &mut [T]) {
+        if self.plain {
+            return;
+        }
         for i in (1..items.len()).rev() {
             items.swap(i, self.below(i + 1));
         }
@@ -341,7 +369,24 @@ pub fn argv(
     args: &Map<String, Value>,
     forms: u64,
 ) -> Result<Vec<String>, String> {
-    let mut rng = Forms(forms);
+    spelled(tool, args, &mut Forms::new(forms))
+}
+
+/// The command line for `args` of `tool` in its plain spelling (first
+/// names, `--long=value`), with the values `#[mcp(args(...))]` fixes:
+/// what a person would type for the call. `Err` when no command line
+/// says it.
+pub fn said(tool: &ToolModel, args: &Map<String, Value>) -> Result<Vec<String>, String> {
+    let mut words = spelled(tool, args, &mut Forms::plain())?;
+    with_fixed(tool, &mut words);
+    Ok(words)
+}
+
+fn spelled(
+    tool: &ToolModel,
+    args: &Map<String, Value>,
+    rng: &mut Forms,
+) -> Result<Vec<String>, String> {
     let mut before: Vec<Vec<String>> = Vec::new(); // globals before the words
     let mut flags: Vec<Vec<String>> = Vec::new();
     // Flags given without a value that would take a following positional.
@@ -394,7 +439,7 @@ pub fn argv(
             }
             continue;
         }
-        let tokens = flag_tokens(tool, p, value, &mut rng)?;
+        let tokens = flag_tokens(tool, p, value, rng)?;
         if tokens.is_empty() {
             continue;
         }
@@ -516,6 +561,46 @@ pub fn argv(
         out.extend(bare_at_end.into_iter().flatten());
     }
     Ok(out)
+}
+
+/// The command line for `args` of an external subcommand's tool (a
+/// command the CLI does not define, run with its words): the path to it,
+/// the command, then its words as given. `Err` when the call gives any
+/// other argument, which this spelling has no place for.
+pub fn external_said(
+    root: &clap::Command,
+    tool: &ToolSpec,
+    args: &Map<String, Value>,
+) -> Result<Vec<String>, String> {
+    use crate::spec::{EXTERNAL_ARGS, EXTERNAL_COMMAND};
+    if let Some(other) = args
+        .keys()
+        .find(|k| *k != EXTERNAL_COMMAND && *k != EXTERNAL_ARGS)
+    {
+        return Err(format!(
+            "`{other}`: only `{EXTERNAL_COMMAND}` and `{EXTERNAL_ARGS}` are said here"
+        ));
+    }
+    let mut words = vec![root.get_name().to_owned()];
+    words.extend(
+        tool.path[1..tool.path.len().saturating_sub(1)]
+            .iter()
+            .cloned(),
+    );
+    let command = args
+        .get(EXTERNAL_COMMAND)
+        .and_then(Value::as_str)
+        .ok_or_else(|| format!("`{EXTERNAL_COMMAND}`: a command's name is needed"))?;
+    words.push(command.to_owned());
+    if let Some(items) = args.get(EXTERNAL_ARGS) {
+        let items = items
+            .as_array()
+            .ok_or_else(|| format!("`{EXTERNAL_ARGS}`: a list of words is needed"))?;
+        for item in items {
+            words.push(text_of(item)?);
+        }
+    }
+    Ok(words)
 }
 
 /// Adds to a tool's command line the values `#[mcp(args(...))]` fixes,
