@@ -549,3 +549,73 @@ fn each_binary_s_main_gets_its_drop_in() {
     run(dir.path(), &["remove"]);
     assert_eq!(files(dir.path()), before);
 }
+
+/// A `main` that parses the CLI's command into clap's matches itself
+/// (`cmd.get_matches_from(args)` on a variable bound to `Cli::command()`,
+/// or `Cli::command().try_get_matches()`): the matches drop-in takes its
+/// place, with and without `--feature`, and `remove` takes it back.
+#[test]
+fn a_parse_into_matches_gets_the_matches_drop_in() {
+    let dir = tempfile::tempdir().unwrap();
+    let main = "use clap::{CommandFactory, FromArgMatches, Parser};\n\n\
+                /// Greets.\n#[derive(Parser, Debug)]\nstruct Cli {\n    \
+                /// How loud\n    #[arg(long)]\n    loud: bool,\n}\n\n\
+                fn main() {\n    let cmd = Cli::command().args_override_self(true);\n    \
+                let matches = cmd.get_matches_from(std::env::args_os());\n    \
+                let cli = Cli::from_arg_matches(&matches).unwrap();\n    \
+                println!(\"{cli:?}\");\n}\n";
+    let other = "use clap::{CommandFactory, Parser};\n\n\
+                 /// Counts.\n#[derive(Parser, Debug)]\nstruct Args {\n    \
+                 /// How far\n    #[arg(long)]\n    to: Option<u8>,\n}\n\n\
+                 fn main() {\n    match Args::command().try_get_matches() {\n        \
+                 Ok(matches) => println!(\"{matches:?}\"),\n        \
+                 Err(error) => error.exit(),\n    }\n}\n";
+    std::fs::create_dir_all(dir.path().join("src/bin")).unwrap();
+    std::fs::write(
+        dir.path().join("Cargo.toml"),
+        MANIFEST.replace("shelf", "greet"),
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("src/main.rs"), main).unwrap();
+    std::fs::write(dir.path().join("src/bin/count.rs"), other).unwrap();
+    let before = files(dir.path());
+    let path = common::workspace_root().display().to_string();
+    let said = run(dir.path(), &["adopt", "--no-check", "--path", &path]);
+    let said = String::from_utf8_lossy(&said.stdout) + String::from_utf8_lossy(&said.stderr);
+    assert!(
+        said.contains(
+            "cmd.get_matches_from(..) is now mcp_bridge::get_matches_from::<Cli>(cmd, ..)"
+        ),
+        "{said}"
+    );
+    let text = text(dir.path(), "src/main.rs");
+    assert!(
+        text.contains(
+            "    let matches = mcp_bridge::get_matches_from::<Cli>(cmd, std::env::args_os());\n"
+        ),
+        "{text}"
+    );
+    let count = self::text(dir.path(), "src/bin/count.rs");
+    assert!(
+        count.contains("    match mcp_bridge::try_get_matches::<Args>(Args::command()) {\n"),
+        "{count}"
+    );
+    run(dir.path(), &["remove"]);
+    assert_eq!(files(dir.path()), before);
+
+    run(
+        dir.path(),
+        &["adopt", "--no-check", "--feature", "mcp", "--path", &path],
+    );
+    let text = self::text(dir.path(), "src/main.rs");
+    assert!(
+        text.contains(
+            "#[cfg(feature = \"mcp\")] let cli = \
+             mcp_bridge::get_matches_from::<Cli>(cmd, std::env::args_os()); \
+             #[cfg(not(feature = \"mcp\"))] let cli = cmd.get_matches_from(std::env::args_os()); cli }"
+        ),
+        "{text}"
+    );
+    run(dir.path(), &["remove"]);
+    assert_eq!(files(dir.path()), before);
+}

@@ -25,21 +25,36 @@ pub(crate) fn feature_condition(feature: &str, cfg: Option<&str>) -> String {
     }
 }
 
-/// `Cli::parse()`.
-pub(crate) fn clap_call(ty: &str, function: &str, args: &str) -> String {
-    format!("{ty}::{function}({args})")
+/// `Cli::parse()`; with a receiver, clap's method on the CLI's command:
+/// `Cli::command().get_matches_from(args)`.
+pub(crate) fn clap_call(ty: &str, function: &str, receiver: Option<&str>, args: &str) -> String {
+    match receiver {
+        None => format!("{ty}::{function}({args})"),
+        Some(receiver) => format!("{receiver}.{function}({args})"),
+    }
 }
 
-/// `mcp_bridge::parse::<Cli>()`.
-pub(crate) fn bridged_call(ty: &str, function: &str, args: &str) -> String {
-    format!("mcp_bridge::{function}::<{ty}>({args})")
+/// `mcp_bridge::parse::<Cli>()`; with a receiver,
+/// `mcp_bridge::get_matches_from::<Cli>(Cli::command(), args)`.
+pub(crate) fn bridged_call(ty: &str, function: &str, receiver: Option<&str>, args: &str) -> String {
+    match (receiver, args.trim().is_empty()) {
+        (None, _) => format!("mcp_bridge::{function}::<{ty}>({args})"),
+        (Some(receiver), true) => format!("mcp_bridge::{function}::<{ty}>({receiver})"),
+        (Some(receiver), false) => format!("mcp_bridge::{function}::<{ty}>({receiver}, {args})"),
+    }
 }
 
 /// The call with `--feature`: the bridge's with the feature, clap's
 /// without.
-pub(crate) fn feature_call(feature: &str, ty: &str, function: &str, args: &str) -> String {
-    let bridged = bridged_call(ty, function, args);
-    let clap = clap_call(ty, function, args);
+pub(crate) fn feature_call(
+    feature: &str,
+    ty: &str,
+    function: &str,
+    receiver: Option<&str>,
+    args: &str,
+) -> String {
+    let bridged = bridged_call(ty, function, receiver, args);
+    let clap = clap_call(ty, function, receiver, args);
     format!(
         "{{ #[cfg(feature = \"{feature}\")] let cli = {bridged}; \
          #[cfg(not(feature = \"{feature}\"))] let cli = {clap}; cli }}"
@@ -106,7 +121,7 @@ mod tests {
     #[test]
     fn a_feature_call_keeps_clap_s_call_without_the_feature() {
         assert_eq!(
-            feature_call("mcp", "Cli", "parse_from", "args"),
+            feature_call("mcp", "Cli", "parse_from", None, "args"),
             "{ #[cfg(feature = \"mcp\")] let cli = mcp_bridge::parse_from::<Cli>(args); \
              #[cfg(not(feature = \"mcp\"))] let cli = Cli::parse_from(args); cli }"
         );

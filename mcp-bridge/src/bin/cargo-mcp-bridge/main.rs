@@ -267,12 +267,11 @@ fn run_adopt(adopt: &Adopt) -> Result<ExitCode, String> {
     let placed = !bridged.is_empty() || replaceable;
     for (i, call) in &bridged {
         report.push(format!(
-            "{}:{}:{}: parses with mcp_bridge::{}::<{}> already",
+            "{}:{}:{}: parses with {} already",
             package.relative(&package.files[*i].0.path),
             call.line,
             call.column,
-            call.function,
-            call.ty
+            call.bridged_text(),
         ));
         tested.push(&call.name);
     }
@@ -283,8 +282,19 @@ fn run_adopt(adopt: &Adopt) -> Result<ExitCode, String> {
     };
     for (i, call) in chosen {
         let text = match feature {
-            None => forms::bridged_call(&call.ty, &call.function, &call.args),
-            Some(feature) => forms::feature_call(feature, &call.ty, &call.function, &call.args),
+            None => forms::bridged_call(
+                &call.ty,
+                &call.function,
+                call.receiver.as_deref(),
+                &call.args,
+            ),
+            Some(feature) => forms::feature_call(
+                feature,
+                &call.ty,
+                &call.function,
+                call.receiver.as_deref(),
+                &call.args,
+            ),
         };
         edits[*i].push(Edit::replace(call.at.clone(), text));
         let file = &package.files[*i].0;
@@ -301,14 +311,12 @@ fn run_adopt(adopt: &Adopt) -> Result<ExitCode, String> {
             ));
         }
         report.push(format!(
-            "{}:{}:{}: {}::{}(..) is now mcp_bridge::{}::<{}>(..)",
+            "{}:{}:{}: {} is now {}",
             package.relative(&package.files[*i].0.path),
             call.line,
             call.column,
-            call.ty,
-            call.function,
-            call.function,
-            call.ty
+            call.clap_text(),
+            call.bridged_text(),
         ));
         tested.push(&call.name);
     }
@@ -317,22 +325,28 @@ fn run_adopt(adopt: &Adopt) -> Result<ExitCode, String> {
         let root = roots.first().copied().unwrap_or("Cli");
         let mut message = match found {
             [] => format!(
-                "no call of {root}::parse(), try_parse(), parse_from(..) or try_parse_from(..) \
-                 was found: where main builds the CLI's value, call mcp_bridge::parse::<{root}>() \
-                 (or try_parse, parse_from, try_parse_from) instead"
+                "no call of {root}::parse(), try_parse(), parse_from(..) or try_parse_from(..), \
+                 nor of get_matches(), try_get_matches(), get_matches_from(..) or \
+                 try_get_matches_from(..) on {root}'s command, was found: where main builds \
+                 the CLI's value, call mcp_bridge::parse::<{root}>() (or try_parse, parse_from, \
+                 try_parse_from) instead, or where it parses {root}'s command into matches, \
+                 mcp_bridge::get_matches::<{root}>(command) (or get_matches_mut, \
+                 try_get_matches, get_matches_from, try_get_matches_from, \
+                 try_get_matches_from_mut)"
             ),
             _ => "several calls parse the CLI; replace the one main runs with its \
-                  mcp_bridge:: counterpart (mcp_bridge::parse::<Cli>() for Cli::parse()):"
+                  mcp_bridge:: counterpart (mcp_bridge::parse::<Cli>() for Cli::parse(), \
+                  mcp_bridge::get_matches_from::<Cli>(cmd, args) for \
+                  cmd.get_matches_from(args)):"
                 .to_owned(),
         };
         for (i, call) in found {
             message.push_str(&format!(
-                "\n  {}:{}:{}: {}::{}(..)",
+                "\n  {}:{}:{}: {}",
                 package.relative(&package.files[*i].0.path),
                 call.line,
                 call.column,
-                call.ty,
-                call.function
+                call.clap_text(),
             ));
         }
         report.push(message);

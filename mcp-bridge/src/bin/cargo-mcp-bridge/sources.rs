@@ -22,6 +22,15 @@ const CLAP_ATTRIBUTES: [&str; 4] = ["command", "clap", "arg", "group"];
 /// clap's functions that parse a command line into a value.
 pub(crate) const PARSE_FUNCTIONS: [&str; 4] =
     ["parse", "try_parse", "parse_from", "try_parse_from"];
+/// clap's methods of a `Command` that parse a command line into matches,
+/// taking the command by value (those on `&mut Command` are left for the
+/// maintainer: `&mut` of the receiver is not always what it needs).
+pub(crate) const MATCHES_METHODS: [&str; 4] = [
+    "get_matches",
+    "try_get_matches",
+    "get_matches_from",
+    "try_get_matches_from",
+];
 
 /// A Rust file and its syntax tree.
 pub(crate) struct File {
@@ -89,13 +98,17 @@ pub(crate) struct DeriveList {
     pub(crate) cfg: Option<String>,
 }
 
-/// `Type::parse()`, `Type::try_parse_from(args)`...
+/// `Type::parse()`, `Type::try_parse_from(args)`..., or clap's
+/// `get_matches*` on the type's command (`Type::command().get_matches()`,
+/// or a variable bound to it).
 #[derive(Debug)]
 pub(crate) struct Call {
     pub(crate) ty: String,
     /// The type's name (its path's last segment).
     pub(crate) name: String,
     pub(crate) function: String,
+    /// The command a `get_matches*` method is called on.
+    pub(crate) receiver: Option<String>,
     pub(crate) args: String,
     pub(crate) at: Range<usize>,
     pub(crate) line: usize,
@@ -105,6 +118,18 @@ pub(crate) struct Call {
     pub(crate) bridged: bool,
     /// It is in a function named `main`.
     pub(crate) in_main: bool,
+}
+
+impl Call {
+    /// clap's call, shortened: `Cli::parse(..)`, `cmd.get_matches_from(..)`.
+    pub(crate) fn clap_text(&self) -> String {
+        forms::clap_call(&self.ty, &self.function, self.receiver.as_deref(), "..")
+    }
+
+    /// The bridge's call, shortened.
+    pub(crate) fn bridged_text(&self) -> String {
+        forms::bridged_call(&self.ty, &self.function, self.receiver.as_deref(), "..")
+    }
 }
 
 /// What one file holds.
@@ -133,6 +158,7 @@ impl File {
             modules: Vec::new(),
             impls: Vec::new(),
             functions: Vec::new(),
+            commands: Vec::new(),
         };
         scanner.visit_file(&self.syntax);
         scanner.scan
@@ -209,6 +235,10 @@ struct Scanner<'a> {
     impls: Vec<String>,
     /// The functions the visit is in.
     functions: Vec<String>,
+    /// Variables bound to a CLI type's command (`let cmd =
+    /// Cli::command();`) in the functions the visit is in: the name, the
+    /// type as written and its name.
+    commands: Vec<(String, String, String)>,
 }
 
 /// The derives of one list, with its place.
@@ -459,14 +489,18 @@ impl Scanner<'_> {
         let segments = &func.path.segments;
         let last = &segments[segments.len() - 1];
         let function = last.ident.to_string();
-        if !PARSE_FUNCTIONS.contains(&function.as_str()) {
+        if !PARSE_FUNCTIONS.contains(&function.as_str())
+            && !MATCHES_METHODS.contains(&function.as_str())
+        {
             return;
         }
         let at = self.file.range(call);
         let open = call.paren_token.span.open().byte_range().end + self.file.skip;
         let close = call.paren_token.span.close().byte_range().start + self.file.skip;
-        let args = self.file.text[open..close].to_owned();
+        let mut args = self.file.text[open..close].to_owned();
         let (line, column) = self.file.line_column(at.start);
+        let matches = MATCHES_METHODS.contains(&function.as_str());
+        let mut receiver = None;
         let (ty, name, bridged) = if segments.len() == 2 && segments[0].ident == "mcp_bridge" {
             // `mcp_bridge::parse::<Type>(..)`, as adopt wrote it.
             let syn::PathArguments::AngleBracketed(generics) = &last.arguments else {
@@ -476,23 +510,35 @@ impl Scanner<'_> {
                 return;
             };
             let ty_text = self.file.slice(ty).to_owned();
-            let written = forms::bridged_call(&ty_text, &function, &args);
+            // `mcp_bridge::get_matches_from::<Type>(command, args)`: the
+            // command first, then clap's arguments.
+            if matches {
+                let Some(first) = call.args.first() else {
+                    return;
+                };
+                receiver = Some(self.file.slice(first).to_owned());
+                args = match call.args.iter().nth(1) {
+                    Some(second) => self.file.text[self.file.range(second).start..close].to_owned(),
+                    None => String::new(),
+                };
+            }
+            let written = forms::bridged_call(&ty_text, &function, receiver.as_deref(), &args);
             if !same_tokens(&self.file.text[at.clone()], &written) {
                 return;
             }
             self.scan.undo.push(Edit::replace(
                 at.clone(),
-                forms::clap_call(&ty_text, &function, &args),
+                forms::clap_call(&ty_text, &function, receiver.as_deref(), &args),
             ));
             (ty_text, type_name(ty), true)
         } else {
             // `Type::parse(..)`.
-            if !matches!(last.arguments, syn::PathArguments::None) {
+            if matches || !matches!(last.arguments, syn::PathArguments::None) {
                 return;
             }
             let ty = &segments[segments.len() - 2];
             let ty_text = self.file.text[at.start..self.file.range(ty).end].to_owned();
-            if self.file.text[at.clone()] != forms::clap_call(&ty_text, &function, &args) {
+            if self.file.text[at.clone()] != forms::clap_call(&ty_text, &function, None, &args) {
                 return;
             }
             (ty_text, ty.ident.to_string(), false)
@@ -509,6 +555,7 @@ impl Scanner<'_> {
             name,
             ty,
             function,
+            receiver,
             args,
             at,
             line,
@@ -516,6 +563,99 @@ impl Scanner<'_> {
             bridged,
             in_main: self.in_main(),
         });
+    }
+
+    /// `command.get_matches_from(args)` and its kin, on a CLI type's
+    /// command.
+    fn method_call(&mut self, call: &syn::ExprMethodCall) {
+        let function = call.method.to_string();
+        if !MATCHES_METHODS.contains(&function.as_str()) || call.turbofish.is_some() {
+            return;
+        }
+        let Some((ty, name)) = self.command_of(&call.receiver) else {
+            return;
+        };
+        let at = self.file.range(call);
+        let receiver = self.file.slice(&*call.receiver).to_owned();
+        let open = call.paren_token.span.open().byte_range().end + self.file.skip;
+        let close = call.paren_token.span.close().byte_range().start + self.file.skip;
+        let args = self.file.text[open..close].to_owned();
+        if self.file.text[at.clone()] != forms::clap_call(&ty, &function, Some(&receiver), &args) {
+            return;
+        }
+        let (line, column) = self.file.line_column(at.start);
+        self.scan.calls.push(Call {
+            name,
+            ty,
+            function,
+            receiver: Some(receiver),
+            args,
+            at,
+            line,
+            column,
+            bridged: false,
+            in_main: self.in_main(),
+        });
+    }
+
+    /// The CLI type whose command `expr` is, or is made from: it calls
+    /// `Type::command()`, or names a variable bound to such a command.
+    /// The type as written, and its name (`Self` in the type's `impl`).
+    fn command_of(&self, expr: &syn::Expr) -> Option<(String, String)> {
+        struct Find<'s, 'f> {
+            scanner: &'s Scanner<'f>,
+            found: Option<(String, String)>,
+        }
+        impl<'ast> Visit<'ast> for Find<'_, '_> {
+            fn visit_expr_call(&mut self, call: &'ast syn::ExprCall) {
+                if self.found.is_some() {
+                    return;
+                }
+                if let syn::Expr::Path(func) = &*call.func {
+                    let segments = &func.path.segments;
+                    let n = segments.len();
+                    if func.qself.is_none()
+                        && n >= 2
+                        && call.args.is_empty()
+                        && segments[n - 1].ident == "command"
+                        && matches!(segments[n - 1].arguments, syn::PathArguments::None)
+                    {
+                        let file = self.scanner.file;
+                        let start = file.range(&func.path).start;
+                        let ty = file.text[start..file.range(&segments[n - 2]).end].to_owned();
+                        let name = match segments[n - 2].ident.to_string() {
+                            name if name == "Self" => self.scanner.impls.last().cloned(),
+                            name => Some(name),
+                        };
+                        self.found = name.map(|name| (ty, name));
+                        return;
+                    }
+                }
+                syn::visit::visit_expr_call(self, call);
+            }
+
+            fn visit_expr_path(&mut self, path: &'ast syn::ExprPath) {
+                if self.found.is_some() {
+                    return;
+                }
+                if let Some(ident) = path.path.get_ident() {
+                    let ident = ident.to_string();
+                    self.found = self
+                        .scanner
+                        .commands
+                        .iter()
+                        .rev()
+                        .find(|(bound, _, _)| *bound == ident)
+                        .map(|(_, ty, name)| (ty.clone(), name.clone()));
+                }
+            }
+        }
+        let mut find = Find {
+            scanner: self,
+            found: None,
+        };
+        find.visit_expr(expr);
+        find.found
     }
 
     /// The block `adopt --feature` writes in place of a parse call.
@@ -555,13 +695,20 @@ impl Scanner<'_> {
             return false;
         };
         let at = self.file.range(block);
-        let written = forms::feature_call(&feature.value(), &call.ty, &call.function, &call.args);
+        let receiver = call.receiver.as_deref();
+        let written = forms::feature_call(
+            &feature.value(),
+            &call.ty,
+            &call.function,
+            receiver,
+            &call.args,
+        );
         self.scan.undo.truncate(undo);
         if !same_tokens(&self.file.text[at.clone()], &written) {
             self.scan.calls.truncate(before);
             return false;
         }
-        let original = forms::clap_call(&call.ty, &call.function, &call.args);
+        let original = forms::clap_call(&call.ty, &call.function, receiver, &call.args);
         self.scan.undo.push(Edit::replace(at.clone(), original));
         let call = &mut self.scan.calls[before];
         call.at = at;
@@ -689,7 +836,9 @@ impl<'ast> Visit<'ast> for Scanner<'_> {
             return;
         }
         self.functions.push(item.sig.ident.to_string());
+        let commands = self.commands.len();
         syn::visit::visit_item_fn(self, item);
+        self.commands.truncate(commands);
         self.functions.pop();
     }
 
@@ -698,7 +847,9 @@ impl<'ast> Visit<'ast> for Scanner<'_> {
             return;
         }
         self.functions.push(item.sig.ident.to_string());
+        let commands = self.commands.len();
         syn::visit::visit_impl_item_fn(self, item);
+        self.commands.truncate(commands);
         self.functions.pop();
     }
 
@@ -725,5 +876,21 @@ impl<'ast> Visit<'ast> for Scanner<'_> {
     fn visit_expr_call(&mut self, call: &'ast syn::ExprCall) {
         self.call(call);
         syn::visit::visit_expr_call(self, call);
+    }
+
+    fn visit_expr_method_call(&mut self, call: &'ast syn::ExprMethodCall) {
+        self.method_call(call);
+        syn::visit::visit_expr_method_call(self, call);
+    }
+
+    /// `let cmd = Cli::command()...;`: `cmd` is the CLI's command.
+    fn visit_local(&mut self, local: &'ast syn::Local) {
+        syn::visit::visit_local(self, local);
+        let (syn::Pat::Ident(pat), Some(init)) = (&local.pat, &local.init) else {
+            return;
+        };
+        if let Some((ty, name)) = self.command_of(&init.expr) {
+            self.commands.push((pat.ident.to_string(), ty, name));
+        }
     }
 }
