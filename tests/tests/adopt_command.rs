@@ -550,6 +550,36 @@ fn each_binary_s_main_gets_its_drop_in() {
     assert_eq!(files(dir.path()), before);
 }
 
+/// A trait's own method parsing `Self`'s command, once from the words of
+/// a config file and once from the process's arguments (as erdtree does):
+/// the one type implementing it in the file stands for `Self`, and the
+/// parse of the process's arguments is the one taken.
+const MERGE: &str = r#"use clap::{ArgMatches, Command, CommandFactory, FromArgMatches, Parser};
+
+/// Merges.
+#[derive(Parser, Debug)]
+struct Merge {
+    /// Keep both
+    #[arg(long)]
+    keep: bool,
+}
+
+trait Reconcile: CommandFactory + FromArgMatches {
+    fn matches() -> ArgMatches {
+        let cmd = Self::command().args_override_self(true);
+        let _from_file = cmd.clone().get_matches_from(["merge", "--keep"]);
+        Command::clone(&cmd).get_matches()
+    }
+}
+
+impl Reconcile for Merge {}
+
+fn main() {
+    let matches = Merge::matches();
+    println!("{:?}", Merge::from_arg_matches(&matches));
+}
+"#;
+
 /// A `main` that parses the CLI's command into clap's matches itself
 /// (`cmd.get_matches_from(args)` on a variable bound to `Cli::command()`,
 /// or `Cli::command().try_get_matches()`): the matches drop-in takes its
@@ -578,6 +608,7 @@ fn a_parse_into_matches_gets_the_matches_drop_in() {
     .unwrap();
     std::fs::write(dir.path().join("src/main.rs"), main).unwrap();
     std::fs::write(dir.path().join("src/bin/count.rs"), other).unwrap();
+    std::fs::write(dir.path().join("src/bin/merge.rs"), MERGE).unwrap();
     let before = files(dir.path());
     let path = common::workspace_root().display().to_string();
     let said = run(dir.path(), &["adopt", "--no-check", "--path", &path]);
@@ -599,6 +630,15 @@ fn a_parse_into_matches_gets_the_matches_drop_in() {
     assert!(
         count.contains("    match mcp_bridge::try_get_matches::<Args>(Args::command()) {\n"),
         "{count}"
+    );
+    let merge = self::text(dir.path(), "src/bin/merge.rs");
+    assert!(
+        merge.contains("        mcp_bridge::get_matches::<Merge>(Command::clone(&cmd))\n"),
+        "{merge}"
+    );
+    assert!(
+        merge.contains("cmd.clone().get_matches_from([\"merge\", \"--keep\"])"),
+        "{merge}"
     );
     run(dir.path(), &["remove"]);
     assert_eq!(files(dir.path()), before);

@@ -251,19 +251,38 @@ fn run_adopt(adopt: &Adopt) -> Result<ExitCode, String> {
     let mut tested: Vec<&str> = Vec::new();
     let bridged: Vec<_> = calls.iter().filter(|(_, c)| c.bridged).collect();
     let mut plain: Vec<_> = calls.iter().filter(|(_, c)| !c.bridged).collect();
-    // Of several, those in `main`, one per file: each binary's own (a
-    // client and its daemon, each with its parser).
-    let mains: Vec<_> = plain.iter().copied().filter(|(_, c)| c.in_main).collect();
-    let one_per_file = |calls: &[&(usize, &sources::Call)]| {
-        calls
-            .iter()
-            .all(|(i, _)| calls.iter().filter(|(j, _)| j == i).count() == 1)
-    };
-    if plain.len() > 1 && !mains.is_empty() && one_per_file(&mains) {
-        plain = mains;
+    // Of several, those parsing the process's own arguments (not a
+    // config file's words), when some do.
+    if plain.len() > 1 && plain.iter().any(|(_, c)| c.own_arguments()) {
+        plain.retain(|(_, c)| c.own_arguments());
     }
-    let replaceable = plain.len() == 1
-        || (!plain.is_empty() && plain.iter().all(|(_, c)| c.in_main) && one_per_file(&plain));
+    // Of several, each binary's own (a client and its daemon, each with
+    // its parser): in each file declaring a `main`, its one call, or of
+    // its several the one in `main`. Calls in other files are reached
+    // from those binaries, and left to them.
+    let mut replaceable = plain.len() == 1;
+    if plain.len() > 1 {
+        let mut binaries: Vec<usize> = plain
+            .iter()
+            .map(|(i, _)| *i)
+            .filter(|i| package.files[*i].1.has_main)
+            .collect();
+        binaries.dedup();
+        let mut picked = Vec::new();
+        for file in &binaries {
+            let mut here: Vec<_> = plain.iter().copied().filter(|(i, _)| i == file).collect();
+            if here.len() > 1 {
+                here.retain(|(_, c)| c.in_main);
+            }
+            if let [one] = here.as_slice() {
+                picked.push(*one);
+            }
+        }
+        if !binaries.is_empty() && picked.len() == binaries.len() {
+            plain = picked;
+            replaceable = true;
+        }
+    }
     let placed = !bridged.is_empty() || replaceable;
     for (i, call) in &bridged {
         report.push(format!(

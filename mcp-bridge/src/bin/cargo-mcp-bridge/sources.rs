@@ -121,14 +121,39 @@ pub(crate) struct Call {
 }
 
 impl Call {
-    /// clap's call, shortened: `Cli::parse(..)`, `cmd.get_matches_from(..)`.
+    /// It parses the process's own arguments: `parse()`, `get_matches()`,
+    /// or arguments from `args()`/`args_os()` (`std::env`'s, `wild`'s),
+    /// rather than words of the CLI's own (a config file's).
+    pub(crate) fn own_arguments(&self) -> bool {
+        self.args.trim().is_empty() || self.args.contains("args_os") || self.args.contains("args()")
+    }
+
+    /// clap's call, shortened: `Cli::parse()`, `cmd.get_matches_from(..)`.
     pub(crate) fn clap_text(&self) -> String {
-        forms::clap_call(&self.ty, &self.function, self.receiver.as_deref(), "..")
+        forms::clap_call(
+            &self.ty,
+            &self.function,
+            self.receiver.as_deref(),
+            self.short_args(),
+        )
     }
 
     /// The bridge's call, shortened.
     pub(crate) fn bridged_text(&self) -> String {
-        forms::bridged_call(&self.ty, &self.function, self.receiver.as_deref(), "..")
+        forms::bridged_call(
+            &self.ty,
+            &self.function,
+            self.receiver.as_deref(),
+            self.short_args(),
+        )
+    }
+
+    fn short_args(&self) -> &'static str {
+        if self.args.trim().is_empty() {
+            ""
+        } else {
+            ".."
+        }
     }
 }
 
@@ -141,6 +166,8 @@ pub(crate) struct Scan {
     pub(crate) undo: Vec<Edit>,
     /// The test module `adopt` adds is there.
     pub(crate) tests: bool,
+    /// It declares a binary's `fn main` (at its top level).
+    pub(crate) has_main: bool,
     /// The modules declared here for tests only (`#[cfg(test)] mod x;`),
     /// whose files are test code.
     pub(crate) test_modules: Vec<String>,
@@ -159,9 +186,33 @@ impl File {
             impls: Vec::new(),
             functions: Vec::new(),
             commands: Vec::new(),
+            trait_impls: Vec::new(),
         };
         scanner.visit_file(&self.syntax);
-        scanner.scan
+        // `Self` in a trait's own method: the type implementing the trait,
+        // when one type of this file does (as written there, so in scope).
+        let trait_impls = std::mem::take(&mut scanner.trait_impls);
+        let mut scan = scanner.scan;
+        scan.calls.retain_mut(|call| {
+            let Some(name) = call.name.strip_prefix(IN_TRAIT) else {
+                return true;
+            };
+            // `Self::parse()` there has no drop-in `remove` could write
+            // back as it was: only a method on the command is taken.
+            if call.receiver.is_none() {
+                return false;
+            }
+            let mut implementors = trait_impls.iter().filter(|(t, _, _)| t == name);
+            match (implementors.next(), implementors.next()) {
+                (Some((_, ty, name)), None) => {
+                    call.ty = ty.clone();
+                    call.name = name.clone();
+                    true
+                }
+                _ => false,
+            }
+        });
+        scan
     }
 
     /// The byte range of `node` in the text.
@@ -231,7 +282,8 @@ struct Scanner<'a> {
     /// each (the start of its closing brace's line, with the indentation
     /// of its items), if its brace is on a line of its own.
     modules: Vec<Option<(usize, String)>>,
-    /// The types of the `impl` blocks the visit is in.
+    /// The types of the `impl` blocks the visit is in (a trait's own
+    /// methods: `IN_TRAIT` and the trait's name).
     impls: Vec<String>,
     /// The functions the visit is in.
     functions: Vec<String>,
@@ -239,7 +291,14 @@ struct Scanner<'a> {
     /// Cli::command();`) in the functions the visit is in: the name, the
     /// type as written and its name.
     commands: Vec<(String, String, String)>,
+    /// `impl Trait for Type` in the file: the trait's name, the type as
+    /// written and its name.
+    trait_impls: Vec<(String, String, String)>,
 }
+
+/// What stands for `Self` in a trait's own methods, before the trait's
+/// name.
+const IN_TRAIT: &str = "trait ";
 
 /// The derives of one list, with its place.
 struct ListFound {
@@ -835,6 +894,9 @@ impl<'ast> Visit<'ast> for Scanner<'_> {
         if is_test(&item.attrs) {
             return;
         }
+        if item.sig.ident == "main" && self.functions.is_empty() && self.modules.is_empty() {
+            self.scan.has_main = true;
+        }
         self.functions.push(item.sig.ident.to_string());
         let commands = self.commands.len();
         syn::visit::visit_item_fn(self, item);
@@ -858,9 +920,35 @@ impl<'ast> Visit<'ast> for Scanner<'_> {
             syn::Type::Path(path) => path.path.segments.last().map(|s| s.ident.to_string()),
             _ => None,
         };
+        if let (Some((None, path, _)), Some(name)) = (&item.trait_, &ty) {
+            if let Some(last) = path.segments.last() {
+                self.trait_impls.push((
+                    last.ident.to_string(),
+                    self.file.slice(&*item.self_ty).to_owned(),
+                    name.clone(),
+                ));
+            }
+        }
         self.impls.push(ty.unwrap_or_default());
         syn::visit::visit_item_impl(self, item);
         self.impls.pop();
+    }
+
+    fn visit_item_trait(&mut self, item: &'ast syn::ItemTrait) {
+        self.impls.push(format!("{IN_TRAIT}{}", item.ident));
+        syn::visit::visit_item_trait(self, item);
+        self.impls.pop();
+    }
+
+    fn visit_trait_item_fn(&mut self, item: &'ast syn::TraitItemFn) {
+        if is_test(&item.attrs) {
+            return;
+        }
+        self.functions.push(item.sig.ident.to_string());
+        let commands = self.commands.len();
+        syn::visit::visit_trait_item_fn(self, item);
+        self.commands.truncate(commands);
+        self.functions.pop();
     }
 
     fn visit_macro(&mut self, mac: &'ast syn::Macro) {
