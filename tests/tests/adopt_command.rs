@@ -582,7 +582,7 @@ fn main() {
 
 /// A `main` that parses the CLI's command into clap's matches itself
 /// (`cmd.get_matches_from(args)` on a variable bound to `Cli::command()`,
-/// or `Cli::command().try_get_matches()`): the matches drop-in takes its
+/// or `Args::augment_args(cmd).try_get_matches()`): the matches drop-in takes its
 /// place, with and without `--feature`, and `remove` takes it back.
 #[test]
 fn a_parse_into_matches_gets_the_matches_drop_in() {
@@ -594,10 +594,10 @@ fn a_parse_into_matches_gets_the_matches_drop_in() {
                 let matches = cmd.get_matches_from(std::env::args_os());\n    \
                 let cli = Cli::from_arg_matches(&matches).unwrap();\n    \
                 println!(\"{cli:?}\");\n}\n";
-    let other = "use clap::{CommandFactory, Parser};\n\n\
+    let other = "use clap::{Args as _, Parser};\n\n\
                  /// Counts.\n#[derive(Parser, Debug)]\nstruct Args {\n    \
                  /// How far\n    #[arg(long)]\n    to: Option<u8>,\n}\n\n\
-                 fn main() {\n    match Args::command().try_get_matches() {\n        \
+                 fn main() {\n    match Args::augment_args(clap::Command::new(\"count\")).try_get_matches() {\n        \
                  Ok(matches) => println!(\"{matches:?}\"),\n        \
                  Err(error) => error.exit(),\n    }\n}\n";
     std::fs::create_dir_all(dir.path().join("src/bin")).unwrap();
@@ -628,7 +628,9 @@ fn a_parse_into_matches_gets_the_matches_drop_in() {
     );
     let count = self::text(dir.path(), "src/bin/count.rs");
     assert!(
-        count.contains("    match mcp_bridge::try_get_matches::<Args>(Args::command()) {\n"),
+        count.contains(
+            "    match mcp_bridge::try_get_matches::<Args>(Args::augment_args(clap::Command::new(\"count\"))) {\n"
+        ),
         "{count}"
     );
     let merge = self::text(dir.path(), "src/bin/merge.rs");

@@ -296,6 +296,16 @@ struct Scanner<'a> {
     trait_impls: Vec<(String, String, String)>,
 }
 
+/// clap's functions making a type's command: `Cli::command()`...
+const COMMAND_FUNCTIONS: [&str; 2] = ["command", "command_for_update"];
+/// ... or adding its arguments to one: `Cli::augment_args(cmd)`.
+const AUGMENT_FUNCTIONS: [&str; 4] = [
+    "augment_args",
+    "augment_args_for_update",
+    "augment_subcommands",
+    "augment_subcommands_for_update",
+];
+
 /// What stands for `Self` in a trait's own methods, before the trait's
 /// name.
 const IN_TRAIT: &str = "trait ";
@@ -658,7 +668,8 @@ impl Scanner<'_> {
     }
 
     /// The CLI type whose command `expr` is, or is made from: it calls
-    /// `Type::command()`, or names a variable bound to such a command.
+    /// `Type::command()` (or `Type::augment_args(cmd)`), or names a
+    /// variable bound to such a command.
     /// The type as written, and its name (`Self` in the type's `impl`).
     fn command_of(&self, expr: &syn::Expr) -> Option<(String, String)> {
         struct Find<'s, 'f> {
@@ -673,10 +684,15 @@ impl Scanner<'_> {
                 if let syn::Expr::Path(func) = &*call.func {
                     let segments = &func.path.segments;
                     let n = segments.len();
+                    let function = segments[n.saturating_sub(1)].ident.to_string();
+                    let makes = match call.args.len() {
+                        0 => COMMAND_FUNCTIONS.contains(&function.as_str()),
+                        1 => AUGMENT_FUNCTIONS.contains(&function.as_str()),
+                        _ => false,
+                    };
                     if func.qself.is_none()
                         && n >= 2
-                        && call.args.is_empty()
-                        && segments[n - 1].ident == "command"
+                        && makes
                         && matches!(segments[n - 1].arguments, syn::PathArguments::None)
                     {
                         let file = self.scanner.file;
