@@ -117,6 +117,36 @@ fn each_call_runs_the_cli_s_own_main_and_prints_what_its_command_line_prints() {
     server.finish();
 }
 
+/// A root option the operator gave before `mcp` (`tally --short-names mcp
+/// serve`) holds in every call: the child, whose own table pins nothing,
+/// is handed it with the call's arguments.
+#[test]
+fn an_option_pinned_by_the_operator_holds_in_each_call_s_process() {
+    let dir = scratch();
+    let mut command = Command::new(tally());
+    command
+        .args(["--short-names", "mcp", "serve"])
+        .current_dir(dir.path())
+        .env("TALLY_SEPARATOR", " | ");
+    let mut server = RawServer::spawn(command);
+    server.initialize();
+    server.tools_list(1);
+    let path = dir.path().join("a.txt").display().to_string();
+    let called = common::outcome(&server.call(2, "tally_count", json!({"files": [path]})));
+    let expected = command_line(dir.path(), &["--short-names", "count", &path]);
+    assert_eq!(called, expected);
+    assert!(called.0.ends_with(" | a.txt\n"), "{called:?}");
+    // And a call may not give it.
+    let refused = server.call(
+        3,
+        "tally_count",
+        json!({"files": ["a.txt"], "short-names": false}),
+    );
+    assert_eq!(refused["isError"], true, "{refused}");
+    server.assert_stdout_pure();
+    server.finish();
+}
+
 #[test]
 fn the_command_line_is_clap_s_errors_and_exit_codes_included() {
     let dir = scratch();

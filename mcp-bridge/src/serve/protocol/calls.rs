@@ -154,8 +154,20 @@ impl BridgeServer {
             return Ok(invalid_arguments(&refusal).into_result().into());
         }
         let policy = shared.policies[index];
-        // Checked here, built again by the child from the same arguments;
-        // a call that prints, too, while a stopped one holds the print turn.
+        // Checked here, built again by the child from the same arguments
+        // (the operator's pinned values joined to them: the child's own
+        // table has none); a call that prints, too, while a stopped one
+        // holds the print turn.
+        let arguments = match shared.typed.spec(index) {
+            Some(spec) if spec.pinned.iter().any(|p| !p.by_cli) => {
+                let mut joined = arguments;
+                for pinned in spec.pinned.iter().filter(|p| !p.by_cli) {
+                    joined.insert(pinned.name.clone(), pinned.value.clone());
+                }
+                joined
+            }
+            _ => arguments,
+        };
         let (job, elsewhere) = match policy.isolate || shared.isolate_all {
             true => (
                 Job::Isolated {
