@@ -609,6 +609,14 @@ fn a_parse_into_matches_gets_the_matches_drop_in() {
     std::fs::write(dir.path().join("src/main.rs"), main).unwrap();
     std::fs::write(dir.path().join("src/bin/count.rs"), other).unwrap();
     std::fs::write(dir.path().join("src/bin/merge.rs"), MERGE).unwrap();
+    // clap's trait, the type given by the `let` (as procs writes it).
+    std::fs::write(
+        dir.path().join("src/bin/plain.rs"),
+        "use clap::Parser;\n\n/// Plain.\n#[derive(Parser, Debug)]\nstruct Opt {\n    \
+         /// Who\n    name: Option<String>,\n}\n\nfn main() {\n    \
+         let opt: Opt = Parser::parse();\n    println!(\"{opt:?}\");\n}\n",
+    )
+    .unwrap();
     let before = files(dir.path());
     let path = common::workspace_root().display().to_string();
     let said = run(dir.path(), &["adopt", "--no-check", "--path", &path]);
@@ -641,6 +649,11 @@ fn a_parse_into_matches_gets_the_matches_drop_in() {
     assert!(
         merge.contains("cmd.clone().get_matches_from([\"merge\", \"--keep\"])"),
         "{merge}"
+    );
+    let plain = self::text(dir.path(), "src/bin/plain.rs");
+    assert!(
+        plain.contains("    let opt: Opt = mcp_bridge::parse::<_>();\n"),
+        "{plain}"
     );
     run(dir.path(), &["remove"]);
     assert_eq!(files(dir.path()), before);

@@ -25,10 +25,15 @@ pub(crate) fn feature_condition(feature: &str, cfg: Option<&str>) -> String {
     }
 }
 
+/// The type of `mcp_bridge::parse::<_>()`, which a `let` gives, written
+/// for `Parser::parse()` (`let cli: Cli = Parser::parse();`).
+pub(crate) const INFERRED: &str = "_";
+
 /// `Cli::parse()`; with a receiver, clap's method on the CLI's command:
 /// `Cli::command().get_matches_from(args)`.
 pub(crate) fn clap_call(ty: &str, function: &str, receiver: Option<&str>, args: &str) -> String {
     match receiver {
+        None if ty == INFERRED => format!("Parser::{function}({args})"),
         None => format!("{ty}::{function}({args})"),
         Some(receiver) => format!("{receiver}.{function}({args})"),
     }

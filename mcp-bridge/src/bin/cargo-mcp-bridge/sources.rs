@@ -187,6 +187,7 @@ impl File {
             functions: Vec::new(),
             commands: Vec::new(),
             trait_impls: Vec::new(),
+            annotated: None,
         };
         scanner.visit_file(&self.syntax);
         // `Self` in a trait's own method: the type implementing the trait,
@@ -294,6 +295,9 @@ struct Scanner<'a> {
     /// `impl Trait for Type` in the file: the trait's name, the type as
     /// written and its name.
     trait_impls: Vec<(String, String, String)>,
+    /// The type of the `let` whose value the visit is in (`let cli: Cli =
+    /// ...`), as written and its name.
+    annotated: Option<(String, String)>,
 }
 
 /// clap's functions making a type's command: `Cli::command()`...
@@ -599,10 +603,44 @@ impl Scanner<'_> {
                 at.clone(),
                 forms::clap_call(&ty_text, &function, receiver.as_deref(), &args),
             ));
-            (ty_text, type_name(ty), true)
+            let name = match ty {
+                // `mcp_bridge::parse::<_>()`: the type a `let` gives.
+                syn::Type::Infer(_) => match &self.annotated {
+                    Some((_, name)) => name.clone(),
+                    None => return,
+                },
+                ty => type_name(ty),
+            };
+            (ty_text, name, true)
         } else {
             // `Type::parse(..)`.
             if matches || !matches!(last.arguments, syn::PathArguments::None) {
+                return;
+            }
+            // `let cli: Cli = Parser::parse();`: clap's trait, the type
+            // the `let` gives.
+            if segments.len() == 2 && segments[0].ident == "Parser" {
+                let Some((_, name)) = &self.annotated else {
+                    return;
+                };
+                let inferred = forms::INFERRED;
+                if self.file.text[at.clone()] != forms::clap_call(inferred, &function, None, &args)
+                {
+                    return;
+                }
+                let name = name.clone();
+                self.push_call(Call {
+                    name,
+                    ty: inferred.to_owned(),
+                    function,
+                    receiver,
+                    args,
+                    at,
+                    line,
+                    column,
+                    bridged: false,
+                    in_main: self.in_main(),
+                });
                 return;
             }
             let ty = &segments[segments.len() - 2];
@@ -620,7 +658,7 @@ impl Scanner<'_> {
             },
             name => name,
         };
-        self.scan.calls.push(Call {
+        self.push_call(Call {
             name,
             ty,
             function,
@@ -632,6 +670,10 @@ impl Scanner<'_> {
             bridged,
             in_main: self.in_main(),
         });
+    }
+
+    fn push_call(&mut self, call: Call) {
+        self.scan.calls.push(call);
     }
 
     /// `command.get_matches_from(args)` and its kin, on a CLI type's
@@ -989,7 +1031,15 @@ impl<'ast> Visit<'ast> for Scanner<'_> {
 
     /// `let cmd = Cli::command()...;`: `cmd` is the CLI's command.
     fn visit_local(&mut self, local: &'ast syn::Local) {
+        let annotated = match &local.pat {
+            syn::Pat::Type(typed) => {
+                Some((self.file.slice(&*typed.ty).to_owned(), type_name(&typed.ty)))
+            }
+            _ => None,
+        };
+        let outer = std::mem::replace(&mut self.annotated, annotated);
         syn::visit::visit_local(self, local);
+        self.annotated = outer;
         let (syn::Pat::Ident(pat), Some(init)) = (&local.pat, &local.init) else {
             return;
         };
