@@ -66,9 +66,10 @@ pub mod kept {
     pub const PANICKING_PARSER: &str = "a parser of the CLI's that panics on a value crashes the \
                                         command line; the call is refused with an error naming \
                                         the property";
-    /// The CLI's parser reads the clock.
+    /// The CLI's parser reads the clock: the lines of the value whose
+    /// text changes from one parse of the same words to the next.
     pub const CLOCK: &str = "a parser that reads the clock gives another value each time it \
-                             runs, on the command line too: not compared";
+                             runs, on the command line too: those lines are not compared";
 }
 
 impl Agreement {
@@ -640,15 +641,35 @@ where
     if agree {
         return Outcome::Agree;
     }
-    // A parser that reads the clock (`--delay 7`: seven seconds from now)
-    // gives clap itself another value each time: nothing to compare.
-    if let Ok(first) = &theirs {
+    // A value clap itself builds differently each time: a map's order (a
+    // `HashMap` the CLI fills by default, with its own random state), or
+    // a parser that reads the clock (`--delay 7`: seven seconds from now).
+    // The lines that differ between two parses of the same words are
+    // compared as a set when they only moved, left out when their text
+    // changed; every other line must be equal.
+    if let (Ok(first), Ok(ours_value)) = (&theirs, &ours) {
         if let Ok(Ok(again)) = clap_parse::<C>(parser, &words) {
-            if format!("{again:?}") != format!("{first:?}") {
-                return Outcome::Kept(
-                    kept::CLOCK,
-                    format!("tool `{name}`: {json}{env}: command line {words:?}"),
-                );
+            let (first, again) = (format!("{first:#?}"), format!("{again:#?}"));
+            if first != again {
+                let ours_text = format!("{ours_value:#?}");
+                return match unstable_compare(&first, &again, &ours_text) {
+                    Some(Unstable::Agree) => Outcome::Agree,
+                    Some(Unstable::AgreeMasked(masked)) => Outcome::Kept(
+                        kept::CLOCK,
+                        format!(
+                            "tool `{name}`: {json}{env}: command line {words:?}: not compared: \
+                             {masked}"
+                        ),
+                    ),
+                    Some(Unstable::Differ(lines)) => Outcome::Differ(format!(
+                        "tool `{name}`: {json}{env}\n      command line: {words:?}\n      \
+                         lines that differ (clap | mcp-bridge):\n{lines}"
+                    )),
+                    None => Outcome::Kept(
+                        kept::CLOCK,
+                        format!("tool `{name}`: {json}{env}: command line {words:?}"),
+                    ),
+                };
             }
         }
     }
@@ -664,6 +685,101 @@ where
         "tool `{name}`: {json}{env}\n      command line: {words:?}\n      clap:       {theirs}\n      mcp-bridge: {}",
         describe_ours(&ours)
     ))
+}
+
+/// How a value clap builds differently each time compares with ours.
+#[derive(Debug, PartialEq)]
+enum Unstable {
+    Agree,
+    /// Equal but for lines whose text changes from one parse to the next
+    /// (a clock's value): those lines.
+    AgreeMasked(String),
+    /// The lines that differ, clap's then ours.
+    Differ(String),
+}
+
+/// Compares `ours` with clap's value, printed `first` and `again` from two
+/// parses of the same words (`{:#?}`, a field or an entry per line).
+///
+/// - When the lines that differ between the two parses only moved (a
+///   map's entries in another order), the span from the first line that
+///   differs in any of the three to the last is compared as a set of
+///   lines, and every line outside it is equal by construction.
+/// - When their text changed (a clock's value, at the same place in each
+///   parse), those lines are left out, and every other line must be
+///   equal in place.
+///
+/// `None` when the parses do not line up (another count of lines), or
+/// when both happen at once and the rest cannot be told apart.
+fn unstable_compare(first: &str, again: &str, ours: &str) -> Option<Unstable> {
+    let (first, again, ours): (Vec<&str>, Vec<&str>, Vec<&str>) = (
+        first.lines().collect(),
+        again.lines().collect(),
+        ours.lines().collect(),
+    );
+    if first.len() != again.len() {
+        return None;
+    }
+    if ours.len() != first.len() {
+        return Some(Unstable::Differ(format!(
+            "        {} lines | {} lines",
+            first.len(),
+            ours.len()
+        )));
+    }
+    fn sorted<'a>(lines: &[&'a str]) -> Vec<&'a str> {
+        let mut lines: Vec<&str> = lines.to_vec();
+        lines.sort_unstable();
+        lines
+    }
+    let changed: Vec<usize> = (0..first.len()).filter(|&i| first[i] != again[i]).collect();
+    fn pick<'a>(lines: &[&'a str], at: &[usize]) -> Vec<&'a str> {
+        sorted(&at.iter().map(|&i| lines[i]).collect::<Vec<_>>())
+    }
+    if pick(&first, &changed) == pick(&again, &changed) {
+        // Only moved: compare the span where any of the three differ as a
+        // set of lines.
+        let differs = |i: &usize| first[*i] != again[*i] || first[*i] != ours[*i];
+        let lo = (0..first.len()).find(differs).unwrap_or(0);
+        let hi = (0..first.len()).rev().find(differs).unwrap_or(0);
+        let (theirs, ours) = (sorted(&first[lo..=hi]), sorted(&ours[lo..=hi]));
+        if theirs == ours {
+            return Some(Unstable::Agree);
+        }
+        let only_in = |a: &[&str], b: &[&str]| -> Vec<String> {
+            let mut b = b.to_vec();
+            a.iter()
+                .filter(|line| match b.iter().position(|x| x == *line) {
+                    Some(at) => {
+                        b.remove(at);
+                        false
+                    }
+                    None => true,
+                })
+                .map(|line| line.trim().to_owned())
+                .collect()
+        };
+        return Some(Unstable::Differ(format!(
+            "        {} | {}",
+            only_in(&theirs, &ours).join(" "),
+            only_in(&ours, &theirs).join(" ")
+        )));
+    }
+    // Changed in place: those lines are left out.
+    let differ: Vec<String> = (0..first.len())
+        .filter(|i| !changed.contains(i) && first[*i] != ours[*i])
+        .map(|i| format!("        {} | {}", first[i].trim(), ours[i].trim()))
+        .collect();
+    if differ.is_empty() {
+        let masked: Vec<&str> = changed.iter().map(|&i| first[i].trim()).collect();
+        return Some(Unstable::AgreeMasked(masked.join(" ")));
+    }
+    // A map moved as well: the rest cannot be told apart in place.
+    let kept: Vec<usize> = (0..first.len()).filter(|i| !changed.contains(i)).collect();
+    match pick(&first, &kept) == pick(&ours, &kept) {
+        true => None,
+        false => Some(Unstable::Differ(differ.join("\n"))),
+    }
 }
 
 /// clap's parse of `words`, as `C::try_parse_from` parses them but with
@@ -733,4 +849,101 @@ fn set_os_var(name: &str, value: &std::ffi::OsStr) {
 
 fn remove_var(name: &str) {
     std::env::remove_var(name);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{unstable_compare, Unstable};
+
+    fn text(lines: &[&str]) -> String {
+        lines.join("\n")
+    }
+
+    #[test]
+    fn a_map_in_another_order_agrees_and_a_changed_entry_or_field_does_not() {
+        let first = text(&[
+            "S {",
+            "  keys: {",
+            "    a: 1,",
+            "    b: 2,",
+            "  },",
+            "  n: 5,",
+            "}",
+        ]);
+        let again = text(&[
+            "S {",
+            "  keys: {",
+            "    b: 2,",
+            "    a: 1,",
+            "  },",
+            "  n: 5,",
+            "}",
+        ]);
+        // Ours in the first order, by chance: still compared as a set.
+        assert_eq!(
+            unstable_compare(&first, &again, &first),
+            Some(Unstable::Agree)
+        );
+        let ours = text(&[
+            "S {",
+            "  keys: {",
+            "    b: 2,",
+            "    a: 1,",
+            "  },",
+            "  n: 5,",
+            "}",
+        ]);
+        assert_eq!(
+            unstable_compare(&first, &again, &ours),
+            Some(Unstable::Agree)
+        );
+        let entry = text(&[
+            "S {",
+            "  keys: {",
+            "    b: 3,",
+            "    a: 1,",
+            "  },",
+            "  n: 5,",
+            "}",
+        ]);
+        assert!(matches!(
+            unstable_compare(&first, &again, &entry),
+            Some(Unstable::Differ(lines)) if lines.contains("b: 2,") && lines.contains("b: 3,")
+        ));
+        let field = text(&[
+            "S {",
+            "  keys: {",
+            "    a: 1,",
+            "    b: 2,",
+            "  },",
+            "  n: 6,",
+            "}",
+        ]);
+        assert!(matches!(
+            unstable_compare(&first, &again, &field),
+            Some(Unstable::Differ(lines)) if lines.contains("n: 6,")
+        ));
+    }
+
+    #[test]
+    fn a_clock_s_lines_are_left_out_and_the_rest_compared_in_place() {
+        let first = text(&["S {", "  at: 100,", "  n: 5,", "}"]);
+        let again = text(&["S {", "  at: 107,", "  n: 5,", "}"]);
+        let ours = text(&["S {", "  at: 112,", "  n: 5,", "}"]);
+        assert_eq!(
+            unstable_compare(&first, &again, &ours),
+            Some(Unstable::AgreeMasked("at: 100,".into()))
+        );
+        let other = text(&["S {", "  at: 112,", "  n: 4,", "}"]);
+        assert!(matches!(
+            unstable_compare(&first, &again, &other),
+            Some(Unstable::Differ(lines)) if lines.contains("n: 5, | n: 4,")
+        ));
+        // Parses that do not line up: nothing to compare by line.
+        assert_eq!(unstable_compare(&first, "S {\n}", &ours), None);
+        assert!(matches!(
+            unstable_compare(&first, &again, "S {\n}"),
+            Some(Unstable::Differ(_))
+        ));
+    }
 }

@@ -114,7 +114,9 @@ pub fn assert_parity<C: McpCommand + CommandFactory>() {
 /// the CLI's own parser panics (the command line crashes, the call must
 /// be refused); a command line that clap itself parses to two different
 /// values (a parser reading the clock: `--delay 7` as seven seconds from
-/// now). Each still fails the check when the call does not do what the
+/// now), whose changing lines are left out and the rest compared (a map
+/// printed in another order each time is compared as a set of entries,
+/// and agrees). Each still fails the check when the call does not do what the
 /// difference says (an overriding pair built rather than refused). A call
 /// leaving out a positional while giving a later one must be refused: no
 /// command line says it.
