@@ -580,6 +580,37 @@ fn main() {
 }
 "#;
 
+/// A binary parsing its command three times: another command holding it
+/// (not its own), a config file's words (`config_args()`, not the
+/// process's), and the process's arguments, over several lines (which
+/// `remove` must give back as they were).
+const WRAP: &str = r#"use clap::{CommandFactory, Parser};
+
+/// Wraps.
+#[derive(Parser, Debug)]
+struct Wrap {
+    /// Loud
+    #[arg(long)]
+    loud: bool,
+}
+
+fn config_args() -> Vec<String> {
+    vec!["wrap".to_owned()]
+}
+
+fn main() {
+    let _outer = clap::Command::new("outer")
+        .subcommand(Wrap::command())
+        .try_get_matches_from(["outer"]);
+    let _file = Wrap::command().get_matches_from(config_args());
+    let cmd = Wrap::command();
+    let matches = cmd.get_matches_from(
+        std::env::args_os(),
+    );
+    println!("{matches:?}");
+}
+"#;
+
 /// A `main` that parses the CLI's command into clap's matches itself
 /// (`cmd.get_matches_from(args)` on a variable bound to `Cli::command()`,
 /// or `Args::augment_args(cmd).try_get_matches()`): the matches drop-in takes its
@@ -609,6 +640,7 @@ fn a_parse_into_matches_gets_the_matches_drop_in() {
     std::fs::write(dir.path().join("src/main.rs"), main).unwrap();
     std::fs::write(dir.path().join("src/bin/count.rs"), other).unwrap();
     std::fs::write(dir.path().join("src/bin/merge.rs"), MERGE).unwrap();
+    std::fs::write(dir.path().join("src/bin/wrap.rs"), WRAP).unwrap();
     // clap's trait, the type given by the `let` (as procs writes it).
     std::fs::write(
         dir.path().join("src/bin/plain.rs"),
@@ -650,6 +682,14 @@ fn a_parse_into_matches_gets_the_matches_drop_in() {
         merge.contains("cmd.clone().get_matches_from([\"merge\", \"--keep\"])"),
         "{merge}"
     );
+    let wrap = self::text(dir.path(), "src/bin/wrap.rs");
+    for expected in [
+        "    let matches = mcp_bridge::get_matches_from::<Wrap>(cmd, \n        std::env::args_os(),\n    );\n",
+        ".subcommand(Wrap::command())\n        .try_get_matches_from([\"outer\"]);",
+        "    let _file = Wrap::command().get_matches_from(config_args());\n",
+    ] {
+        assert!(wrap.contains(expected), "{expected:?} in:\n{wrap}");
+    }
     let plain = self::text(dir.path(), "src/bin/plain.rs");
     assert!(
         plain.contains("    let opt: Opt = mcp_bridge::parse::<_>();\n"),

@@ -251,15 +251,17 @@ fn run_adopt(adopt: &Adopt) -> Result<ExitCode, String> {
     let mut tested: Vec<&str> = Vec::new();
     let bridged: Vec<_> = calls.iter().filter(|(_, c)| c.bridged).collect();
     let mut plain: Vec<_> = calls.iter().filter(|(_, c)| !c.bridged).collect();
-    // Of several, those parsing the process's own arguments (not a
-    // config file's words), when some do.
-    if plain.len() > 1 && plain.iter().any(|(_, c)| c.own_arguments()) {
-        plain.retain(|(_, c)| c.own_arguments());
-    }
     // Of several, each binary's own (a client and its daemon, each with
-    // its parser): in each file declaring a `main`, its one call, or of
-    // its several the one in `main`. Calls in other files are reached
-    // from those binaries, and left to them.
+    // its parser): in each file declaring a `main`, its one call; of its
+    // several, those parsing the process's own arguments (not a config
+    // file's words), then the one in `main`. Calls in other files are
+    // reached from those binaries, and left to them. With no binary's
+    // file among them, the one call parsing the process's arguments.
+    let own = |calls: &mut Vec<&(usize, &sources::Call)>| {
+        if calls.len() > 1 && calls.iter().any(|(_, c)| c.own_arguments()) {
+            calls.retain(|(_, c)| c.own_arguments());
+        }
+    };
     let mut replaceable = plain.len() == 1;
     if plain.len() > 1 {
         let mut binaries: Vec<usize> = plain
@@ -271,6 +273,7 @@ fn run_adopt(adopt: &Adopt) -> Result<ExitCode, String> {
         let mut picked = Vec::new();
         for file in &binaries {
             let mut here: Vec<_> = plain.iter().copied().filter(|(i, _)| i == file).collect();
+            own(&mut here);
             if here.len() > 1 {
                 here.retain(|(_, c)| c.in_main);
             }
@@ -281,6 +284,9 @@ fn run_adopt(adopt: &Adopt) -> Result<ExitCode, String> {
         if !binaries.is_empty() && picked.len() == binaries.len() {
             plain = picked;
             replaceable = true;
+        } else if binaries.is_empty() {
+            own(&mut plain);
+            replaceable = plain.len() == 1;
         }
     }
     let placed = !bridged.is_empty() || replaceable;

@@ -125,7 +125,15 @@ impl Call {
     /// or arguments from `args()`/`args_os()` (`std::env`'s, `wild`'s),
     /// rather than words of the CLI's own (a config file's).
     pub(crate) fn own_arguments(&self) -> bool {
-        self.args.trim().is_empty() || self.args.contains("args_os") || self.args.contains("args()")
+        let called = |name: &str| {
+            self.args.match_indices(name).any(|(at, _)| {
+                !self.args[..at]
+                    .chars()
+                    .next_back()
+                    .is_some_and(|c| c.is_alphanumeric() || c == '_')
+            })
+        };
+        self.args.trim().is_empty() || called("args_os()") || called("args()")
     }
 
     /// clap's call, shortened: `Cli::parse()`, `cmd.get_matches_from(..)`.
@@ -295,9 +303,9 @@ struct Scanner<'a> {
     /// `impl Trait for Type` in the file: the trait's name, the type as
     /// written and its name.
     trait_impls: Vec<(String, String, String)>,
-    /// The type of the `let` whose value the visit is in (`let cli: Cli =
-    /// ...`), as written and its name.
-    annotated: Option<(String, String)>,
+    /// The `let` with a type whose value the visit is in (`let cli: Cli =
+    /// ...`): where its value starts, and the type's name.
+    annotated: Option<(usize, String)>,
 }
 
 /// clap's functions making a type's command: `Cli::command()`...
@@ -574,6 +582,9 @@ impl Scanner<'_> {
         let (line, column) = self.file.line_column(at.start);
         let matches = MATCHES_METHODS.contains(&function.as_str());
         let mut receiver = None;
+        // The edit taking back a form of adopt's: kept only once the call
+        // is known to be one.
+        let mut undo = None;
         let (ty, name, bridged) = if segments.len() == 2 && segments[0].ident == "mcp_bridge" {
             // `mcp_bridge::parse::<Type>(..)`, as adopt wrote it.
             let syn::PathArguments::AngleBracketed(generics) = &last.arguments else {
@@ -590,8 +601,19 @@ impl Scanner<'_> {
                     return;
                 };
                 receiver = Some(self.file.slice(first).to_owned());
-                args = match call.args.iter().nth(1) {
-                    Some(second) => self.file.text[self.file.range(second).start..close].to_owned(),
+                // clap's arguments as written: what follows the comma
+                // after the command, less the one space adopt writes.
+                let comma = call
+                    .args
+                    .pairs()
+                    .next()
+                    .and_then(|pair| pair.punct().copied());
+                args = match comma {
+                    Some(comma) => {
+                        let after = comma.span.byte_range().end + self.file.skip;
+                        let rest = &self.file.text[after..close];
+                        rest.strip_prefix(' ').unwrap_or(rest).to_owned()
+                    }
                     None => String::new(),
                 };
             }
@@ -599,15 +621,15 @@ impl Scanner<'_> {
             if !same_tokens(&self.file.text[at.clone()], &written) {
                 return;
             }
-            self.scan.undo.push(Edit::replace(
+            undo = Some(Edit::replace(
                 at.clone(),
                 forms::clap_call(&ty_text, &function, receiver.as_deref(), &args),
             ));
             let name = match ty {
                 // `mcp_bridge::parse::<_>()`: the type a `let` gives.
                 syn::Type::Infer(_) => match &self.annotated {
-                    Some((_, name)) => name.clone(),
-                    None => return,
+                    Some((at_value, name)) if *at_value == at.start => name.clone(),
+                    _ => return,
                 },
                 ty => type_name(ty),
             };
@@ -620,7 +642,13 @@ impl Scanner<'_> {
             // `let cli: Cli = Parser::parse();`: clap's trait, the type
             // the `let` gives.
             if segments.len() == 2 && segments[0].ident == "Parser" {
-                let Some((_, name)) = &self.annotated else {
+                // The call must be the value (`?` or `.unwrap()` after it
+                // are fine), not an argument inside it.
+                let value = self
+                    .annotated
+                    .as_ref()
+                    .filter(|(at_value, _)| *at_value == at.start);
+                let Some((_, name)) = value else {
                     return;
                 };
                 let inferred = forms::INFERRED;
@@ -658,6 +686,7 @@ impl Scanner<'_> {
             },
             name => name,
         };
+        self.scan.undo.extend(undo);
         self.push_call(Call {
             name,
             ty,
@@ -714,65 +743,53 @@ impl Scanner<'_> {
     /// variable bound to such a command.
     /// The type as written, and its name (`Self` in the type's `impl`).
     fn command_of(&self, expr: &syn::Expr) -> Option<(String, String)> {
-        struct Find<'s, 'f> {
-            scanner: &'s Scanner<'f>,
-            found: Option<(String, String)>,
-        }
-        impl<'ast> Visit<'ast> for Find<'_, '_> {
-            fn visit_expr_call(&mut self, call: &'ast syn::ExprCall) {
-                if self.found.is_some() {
-                    return;
-                }
-                if let syn::Expr::Path(func) = &*call.func {
-                    let segments = &func.path.segments;
-                    let n = segments.len();
-                    let function = segments[n.saturating_sub(1)].ident.to_string();
-                    let makes = match call.args.len() {
-                        0 => COMMAND_FUNCTIONS.contains(&function.as_str()),
-                        1 => AUGMENT_FUNCTIONS.contains(&function.as_str()),
-                        _ => false,
-                    };
-                    if func.qself.is_none()
-                        && n >= 2
-                        && makes
-                        && matches!(segments[n - 1].arguments, syn::PathArguments::None)
-                    {
-                        let file = self.scanner.file;
-                        let start = file.range(&func.path).start;
-                        let ty = file.text[start..file.range(&segments[n - 2]).end].to_owned();
-                        let name = match segments[n - 2].ident.to_string() {
-                            name if name == "Self" => self.scanner.impls.last().cloned(),
-                            name => Some(name),
-                        };
-                        self.found = name.map(|name| (ty, name));
-                        return;
-                    }
-                }
-                syn::visit::visit_expr_call(self, call);
+        match expr {
+            // Down the chain of methods to the command they are called on
+            // (`Cli::command().args_override_self(true)`), never into
+            // their arguments (`.subcommand(Other::command())`).
+            syn::Expr::MethodCall(call) => self.command_of(&call.receiver),
+            syn::Expr::Paren(inner) => self.command_of(&inner.expr),
+            syn::Expr::Reference(inner) => self.command_of(&inner.expr),
+            syn::Expr::Path(path) => {
+                let ident = path.path.get_ident()?.to_string();
+                self.commands
+                    .iter()
+                    .rev()
+                    .find(|(bound, _, _)| *bound == ident)
+                    .map(|(_, ty, name)| (ty.clone(), name.clone()))
             }
-
-            fn visit_expr_path(&mut self, path: &'ast syn::ExprPath) {
-                if self.found.is_some() {
-                    return;
+            syn::Expr::Call(call) => {
+                let syn::Expr::Path(func) = &*call.func else {
+                    return None;
+                };
+                let segments = &func.path.segments;
+                let n = segments.len();
+                if func.qself.is_some() || n < 2 {
+                    return None;
                 }
-                if let Some(ident) = path.path.get_ident() {
-                    let ident = ident.to_string();
-                    self.found = self
-                        .scanner
-                        .commands
-                        .iter()
-                        .rev()
-                        .find(|(bound, _, _)| *bound == ident)
-                        .map(|(_, ty, name)| (ty.clone(), name.clone()));
+                let function = segments[n - 1].ident.to_string();
+                // `Command::clone(&cmd)`: the command cloned.
+                if function == "clone" && call.args.len() == 1 {
+                    return self.command_of(&call.args[0]);
                 }
+                let makes = match call.args.len() {
+                    0 => COMMAND_FUNCTIONS.contains(&function.as_str()),
+                    1 => AUGMENT_FUNCTIONS.contains(&function.as_str()),
+                    _ => false,
+                };
+                if !makes || !matches!(segments[n - 1].arguments, syn::PathArguments::None) {
+                    return None;
+                }
+                let start = self.file.range(&func.path).start;
+                let ty = self.file.text[start..self.file.range(&segments[n - 2]).end].to_owned();
+                let name = match segments[n - 2].ident.to_string() {
+                    name if name == "Self" => self.impls.last().cloned()?,
+                    name => name,
+                };
+                Some((ty, name))
             }
+            _ => None,
         }
-        let mut find = Find {
-            scanner: self,
-            found: None,
-        };
-        find.visit_expr(expr);
-        find.found
     }
 
     /// The block `adopt --feature` writes in place of a parse call.
@@ -805,7 +822,17 @@ impl Scanner<'_> {
         };
         let before = self.scan.calls.len();
         let undo = self.scan.undo.len();
+        // `let cli: Cli = { ... let cli = mcp_bridge::parse::<_>(); ... }`:
+        // the type the outer `let` gives is the inner call's.
+        let block_start = self.file.range(block).start;
+        let outer = self.annotated.clone();
+        if let Some((at_value, name)) = &outer {
+            if *at_value == block_start {
+                self.annotated = Some((self.file.range(first).start, name.clone()));
+            }
+        }
         self.call(first);
+        self.annotated = outer;
         let Some(call) = self.scan.calls.get(before).filter(|call| call.bridged) else {
             self.scan.calls.truncate(before);
             self.scan.undo.truncate(undo);
@@ -1031,20 +1058,31 @@ impl<'ast> Visit<'ast> for Scanner<'_> {
 
     /// `let cmd = Cli::command()...;`: `cmd` is the CLI's command.
     fn visit_local(&mut self, local: &'ast syn::Local) {
-        let annotated = match &local.pat {
-            syn::Pat::Type(typed) => {
-                Some((self.file.slice(&*typed.ty).to_owned(), type_name(&typed.ty)))
+        let annotated = match (&local.pat, &local.init) {
+            (syn::Pat::Type(typed), Some(init)) => {
+                Some((self.file.range(&*init.expr).start, type_name(&typed.ty)))
             }
             _ => None,
         };
         let outer = std::mem::replace(&mut self.annotated, annotated);
         syn::visit::visit_local(self, local);
         self.annotated = outer;
-        let (syn::Pat::Ident(pat), Some(init)) = (&local.pat, &local.init) else {
-            return;
+        let ident = match &local.pat {
+            syn::Pat::Ident(pat) => pat.ident.to_string(),
+            syn::Pat::Type(typed) => match &*typed.pat {
+                syn::Pat::Ident(pat) => pat.ident.to_string(),
+                _ => return,
+            },
+            _ => return,
         };
-        if let Some((ty, name)) = self.command_of(&init.expr) {
-            self.commands.push((pat.ident.to_string(), ty, name));
+        let command = local
+            .init
+            .as_ref()
+            .and_then(|init| self.command_of(&init.expr));
+        // A name bound again to something else is no longer the command.
+        self.commands.retain(|(bound, _, _)| *bound != ident);
+        if let Some((ty, name)) = command {
+            self.commands.push((ident, ty, name));
         }
     }
 }
