@@ -267,8 +267,11 @@ fn a_main_reading_clap_s_matches_gets_those_of_the_call_s_command_line() {
     command.args(["mcp", "serve"]);
     let mut server = RawServer::spawn(command);
     server.initialize();
-    assert_eq!(server.tools_list(1), ["sayer_say", "sayer_count"]);
-    let cases: [(&str, Value, &[&str]); 5] = [
+    assert_eq!(
+        server.tools_list(1),
+        ["sayer_say", "sayer_count", "sayer_plugin"]
+    );
+    let cases: [(&str, Value, &[&str]); 7] = [
         (
             "sayer_say",
             json!({"words": ["hello", "-world", "--x"], "upper": true}),
@@ -283,6 +286,13 @@ fn a_main_reading_clap_s_matches_gets_those_of_the_call_s_command_line() {
         ("sayer_count", json!({"to": 5}), &["count", "--to", "5"]),
         // Exit code 3, from the CLI's own `process::exit`.
         ("sayer_count", json!({"to": -1}), &["count", "--to=-1"]),
+        // An external subcommand, with the root's option before it.
+        (
+            "sayer_plugin",
+            json!({"command": "plug", "args": ["x", "-y"], "verbose": 1}),
+            &["-v", "plug", "x", "-y"],
+        ),
+        ("sayer_plugin", json!({"command": "plug"}), &["plug"]),
     ];
     for (id, (tool, arguments, argv)) in cases.into_iter().enumerate() {
         let result = server.call(id as i64 + 2, tool, arguments.clone());
@@ -306,6 +316,31 @@ fn a_main_reading_clap_s_matches_gets_those_of_the_call_s_command_line() {
         "{refused}"
     );
     server.assert_stdout_pure();
+    server.finish();
+
+    // A switch given `false` while its variable is set: the typed value
+    // says so, but no command line does, so the child refuses the call,
+    // naming the tool, the property and the variable.
+    let mut command = Command::new(bin);
+    command.args(["mcp", "serve"]).env("SAYER_UPPER", "true");
+    let mut server = RawServer::spawn(command);
+    server.initialize();
+    let (stdout, stderr, code) =
+        common::outcome(&server.call(2, "sayer_say", json!({"words": ["quiet"], "upper": false})));
+    assert_eq!((stdout.as_str(), code), ("", 2), "{stderr}");
+    for named in ["sayer_say", "`upper`", "SAYER_UPPER"] {
+        assert!(stderr.contains(named), "{named} in {stderr}");
+    }
+    // Left to the variable, it runs.
+    let (stdout, _, code) =
+        common::outcome(&server.call(3, "sayer_say", json!({"words": ["loud"]})));
+    assert_eq!(
+        (stdout.as_str(), code),
+        (
+            "early look: verbose 0\nsay: LOUD\nseparator default, verbose 0\n",
+            0
+        )
+    );
     server.finish();
 
     // On a command line, clap's own method on the CLI's command: its

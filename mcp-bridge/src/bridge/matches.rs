@@ -17,8 +17,10 @@
 //!   matches the CLI reads are those of that command line (`value_source`
 //!   included). The CLI's own test of `testing::assert_agrees_with_clap`
 //!   is what shows, for its tools, that such a command line builds what
-//!   the call's arguments build. A call no command line says ends the
-//!   child with exit code 2, saying why.
+//!   the call's arguments build. Every drop-in the child calls parses
+//!   that command line (a first look with errors ignored, then the real
+//!   parse). A call no command line says (a flag given `false` while its
+//!   variable is set) ends the child with exit code 2, saying why.
 //!
 //! The parent checks a call's arguments by building `Cli`'s value, as for
 //! the parse drop-ins, before starting the child.

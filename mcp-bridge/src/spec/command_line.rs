@@ -377,6 +377,23 @@ pub fn argv(
 /// what a person would type for the call. `Err` when no command line
 /// says it.
 pub fn said(tool: &ToolModel, args: &Map<String, Value>) -> Result<Vec<String>, String> {
+    // A flag left out reads its variable: `false` (or a count 0) while it
+    // is set has no command line.
+    for p in tool.params.iter().filter(|p| p.is_switch() || p.is_count()) {
+        let off = args
+            .get(p.name())
+            .is_some_and(|v| *v == Value::Bool(false) || v.as_u64() == Some(0));
+        if let (true, Some(variable)) = (off, p.env.as_deref()) {
+            if std::env::var_os(variable).is_some() {
+                return Err(format!(
+                    "`{}`: given {} while its variable {variable} is set, which a command \
+                     line cannot say",
+                    p.name(),
+                    args[p.name()]
+                ));
+            }
+        }
+    }
     let mut words = spelled(tool, args, &mut Forms::plain())?;
     with_fixed(tool, &mut words);
     Ok(words)
@@ -564,29 +581,30 @@ fn spelled(
 }
 
 /// The command line for `args` of an external subcommand's tool (a
-/// command the CLI does not define, run with its words): the path to it,
-/// the command, then its words as given. `Err` when the call gives any
-/// other argument, which this spelling has no place for.
+/// command the CLI does not define, run with its words): the path to it
+/// with the other arguments given (an ancestor's options, spelled as for
+/// the command it belongs to), then the command and its words as given.
 pub fn external_said(
     root: &clap::Command,
     tool: &ToolSpec,
     args: &Map<String, Value>,
 ) -> Result<Vec<String>, String> {
     use crate::spec::{EXTERNAL_ARGS, EXTERNAL_COMMAND};
-    if let Some(other) = args
-        .keys()
-        .find(|k| *k != EXTERNAL_COMMAND && *k != EXTERNAL_ARGS)
-    {
-        return Err(format!(
-            "`{other}`: only `{EXTERNAL_COMMAND}` and `{EXTERNAL_ARGS}` are said here"
-        ));
+    let mut parent = tool.clone();
+    parent.path.pop();
+    parent
+        .params
+        .retain(|p| p.name != EXTERNAL_COMMAND && p.name != EXTERNAL_ARGS);
+    let others: Map<String, Value> = args
+        .iter()
+        .filter(|(k, _)| *k != EXTERNAL_COMMAND && *k != EXTERNAL_ARGS)
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    let model = tool_model(root, &parent)?;
+    let mut words = said(&model, &others)?;
+    if words.iter().any(|w| w == "--") {
+        return Err("an option before the command needs `--`, which would end them".into());
     }
-    let mut words = vec![root.get_name().to_owned()];
-    words.extend(
-        tool.path[1..tool.path.len().saturating_sub(1)]
-            .iter()
-            .cloned(),
-    );
     let command = args
         .get(EXTERNAL_COMMAND)
         .and_then(Value::as_str)

@@ -633,27 +633,31 @@ where
             return Outcome::Unsayable;
         }
     }
+    // Equal, or equal once the entries of every map are in one order (a
+    // `HashMap`'s order is its random state's, not the value's: skim's
+    // key bindings, filled by default).
     let agree = match (&theirs, &ours) {
-        (Ok(theirs), Ok(ours)) => format!("{theirs:?}") == format!("{ours:?}"),
+        (Ok(theirs), Ok(ours)) => {
+            format!("{theirs:?}") == format!("{ours:?}")
+                || normalized(&format!("{theirs:#?}")) == normalized(&format!("{ours:#?}"))
+        }
         (Err(_), Err(_)) => true,
         _ => false,
     };
     if agree {
         return Outcome::Agree;
     }
-    // A value clap itself builds differently each time: a map's order (a
-    // `HashMap` the CLI fills by default, with its own random state), or
-    // a parser that reads the clock (`--delay 7`: seven seconds from now).
-    // The lines that differ between two parses of the same words are
-    // compared as a set when they only moved, left out when their text
-    // changed; every other line must be equal.
+    // A parser that reads the clock (`--delay 7`: seven seconds from now)
+    // gives clap itself another value each time: the lines whose text
+    // changes between two parses of the same words are left out, and
+    // every other line must be equal.
     if let (Ok(first), Ok(ours_value)) = (&theirs, &ours) {
         if let Ok(Ok(again)) = clap_parse::<C>(parser, &words) {
-            let (first, again) = (format!("{first:#?}"), format!("{again:#?}"));
+            let first = normalized(&format!("{first:#?}"));
+            let again = normalized(&format!("{again:#?}"));
             if first != again {
-                let ours_text = format!("{ours_value:#?}");
+                let ours_text = normalized(&format!("{ours_value:#?}"));
                 return match unstable_compare(&first, &again, &ours_text) {
-                    Some(Unstable::Agree) => Outcome::Agree,
                     Some(Unstable::AgreeMasked(masked)) => Outcome::Kept(
                         kept::CLOCK,
                         format!(
@@ -690,7 +694,6 @@ where
 /// How a value clap builds differently each time compares with ours.
 #[derive(Debug, PartialEq)]
 enum Unstable {
-    Agree,
     /// Equal but for lines whose text changes from one parse to the next
     /// (a clock's value): those lines.
     AgreeMasked(String),
@@ -699,18 +702,10 @@ enum Unstable {
 }
 
 /// Compares `ours` with clap's value, printed `first` and `again` from two
-/// parses of the same words (`{:#?}`, a field or an entry per line).
-///
-/// - When the lines that differ between the two parses only moved (a
-///   map's entries in another order), the span from the first line that
-///   differs in any of the three to the last is compared as a set of
-///   lines, and every line outside it is equal by construction.
-/// - When their text changed (a clock's value, at the same place in each
-///   parse), those lines are left out, and every other line must be
-///   equal in place.
-///
-/// `None` when the parses do not line up (another count of lines), or
-/// when both happen at once and the rest cannot be told apart.
+/// parses of the same words (`{:#?}`, [`normalized`]): the lines whose
+/// text changed between the two (a clock's value) are left out, and every
+/// other line must be equal in place. `None` when the two parses do not
+/// line up (another count of lines).
 fn unstable_compare(first: &str, again: &str, ours: &str) -> Option<Unstable> {
     let (first, again, ours): (Vec<&str>, Vec<&str>, Vec<&str>) = (
         first.lines().collect(),
@@ -727,58 +722,68 @@ fn unstable_compare(first: &str, again: &str, ours: &str) -> Option<Unstable> {
             ours.len()
         )));
     }
-    fn sorted<'a>(lines: &[&'a str]) -> Vec<&'a str> {
-        let mut lines: Vec<&str> = lines.to_vec();
-        lines.sort_unstable();
-        lines
-    }
     let changed: Vec<usize> = (0..first.len()).filter(|&i| first[i] != again[i]).collect();
-    fn pick<'a>(lines: &[&'a str], at: &[usize]) -> Vec<&'a str> {
-        sorted(&at.iter().map(|&i| lines[i]).collect::<Vec<_>>())
-    }
-    if pick(&first, &changed) == pick(&again, &changed) {
-        // Only moved: compare the span where any of the three differ as a
-        // set of lines.
-        let differs = |i: &usize| first[*i] != again[*i] || first[*i] != ours[*i];
-        let lo = (0..first.len()).find(differs).unwrap_or(0);
-        let hi = (0..first.len()).rev().find(differs).unwrap_or(0);
-        let (theirs, ours) = (sorted(&first[lo..=hi]), sorted(&ours[lo..=hi]));
-        if theirs == ours {
-            return Some(Unstable::Agree);
-        }
-        let only_in = |a: &[&str], b: &[&str]| -> Vec<String> {
-            let mut b = b.to_vec();
-            a.iter()
-                .filter(|line| match b.iter().position(|x| x == *line) {
-                    Some(at) => {
-                        b.remove(at);
-                        false
-                    }
-                    None => true,
-                })
-                .map(|line| line.trim().to_owned())
-                .collect()
-        };
-        return Some(Unstable::Differ(format!(
-            "        {} | {}",
-            only_in(&theirs, &ours).join(" "),
-            only_in(&ours, &theirs).join(" ")
-        )));
-    }
-    // Changed in place: those lines are left out.
     let differ: Vec<String> = (0..first.len())
         .filter(|i| !changed.contains(i) && first[*i] != ours[*i])
         .map(|i| format!("        {} | {}", first[i].trim(), ours[i].trim()))
         .collect();
-    if differ.is_empty() {
-        let masked: Vec<&str> = changed.iter().map(|&i| first[i].trim()).collect();
-        return Some(Unstable::AgreeMasked(masked.join(" ")));
+    if !differ.is_empty() {
+        return Some(Unstable::Differ(differ.join("\n")));
     }
-    // A map moved as well: the rest cannot be told apart in place.
-    let kept: Vec<usize> = (0..first.len()).filter(|i| !changed.contains(i)).collect();
-    match pick(&first, &kept) == pick(&ours, &kept) {
-        true => None,
-        false => Some(Unstable::Differ(differ.join("\n"))),
+    let masked: Vec<&str> = changed.iter().map(|&i| first[i].trim()).collect();
+    Some(Unstable::AgreeMasked(masked.join(" ")))
+}
+
+/// A value's `{:#?}` text with the entries of every map and set in one
+/// order (sorted, each entry with its nested lines), so that a `HashMap`
+/// printed in its random order compares by its entries. A map or set
+/// opens with `{` alone or after a key or a field's name (`name: {`); a
+/// struct's `Name {` is left as it is.
+fn normalized(text: &str) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = Vec::new();
+    normalize_into(&lines, &mut out);
+    out.join("\n")
+}
+
+fn normalize_into(lines: &[&str], out: &mut Vec<String>) {
+    let indent = |line: &str| line.len() - line.trim_start().len();
+    let mut i = 0;
+    while i < lines.len() {
+        let line = lines[i];
+        let trimmed = line.trim();
+        let opens = trimmed == "{" || trimmed.ends_with(": {");
+        let close = (i + 1..lines.len())
+            .find(|&j| indent(lines[j]) == indent(line) && lines[j].trim_start().starts_with('}'));
+        let (true, Some(close)) = (opens, close) else {
+            out.push(line.to_owned());
+            i += 1;
+            continue;
+        };
+        let inner = &lines[i + 1..close];
+        let mut entries: Vec<String> = Vec::new();
+        if let Some(first) = inner.first() {
+            let at = indent(first);
+            let mut start = 0;
+            for (k, entry_line) in inner.iter().enumerate() {
+                if indent(entry_line) == at && entry_line.trim_end().ends_with(',') {
+                    let mut entry = Vec::new();
+                    normalize_into(&inner[start..=k], &mut entry);
+                    entries.push(entry.join("\n"));
+                    start = k + 1;
+                }
+            }
+            if start < inner.len() {
+                let mut entry = Vec::new();
+                normalize_into(&inner[start..], &mut entry);
+                entries.push(entry.join("\n"));
+            }
+        }
+        entries.sort();
+        out.push(line.to_owned());
+        out.extend(entries);
+        out.push(lines[close].to_owned());
+        i = close + 1;
     }
 }
 
@@ -853,76 +858,67 @@ fn remove_var(name: &str) {
 
 #[cfg(test)]
 mod tests {
-    use super::{unstable_compare, Unstable};
+    use super::{normalized, unstable_compare, Unstable};
 
     fn text(lines: &[&str]) -> String {
         lines.join("\n")
     }
 
     #[test]
-    fn a_map_in_another_order_agrees_and_a_changed_entry_or_field_does_not() {
-        let first = text(&[
-            "S {",
-            "  keys: {",
-            "    a: 1,",
-            "    b: 2,",
-            "  },",
-            "  n: 5,",
-            "}",
-        ]);
-        let again = text(&[
-            "S {",
-            "  keys: {",
-            "    b: 2,",
-            "    a: 1,",
-            "  },",
-            "  n: 5,",
-            "}",
-        ]);
-        // Ours in the first order, by chance: still compared as a set.
-        assert_eq!(
-            unstable_compare(&first, &again, &first),
-            Some(Unstable::Agree)
-        );
-        let ours = text(&[
-            "S {",
-            "  keys: {",
-            "    b: 2,",
-            "    a: 1,",
-            "  },",
-            "  n: 5,",
-            "}",
-        ]);
-        assert_eq!(
-            unstable_compare(&first, &again, &ours),
-            Some(Unstable::Agree)
-        );
-        let entry = text(&[
-            "S {",
-            "  keys: {",
-            "    b: 3,",
-            "    a: 1,",
-            "  },",
-            "  n: 5,",
-            "}",
-        ]);
-        assert!(matches!(
-            unstable_compare(&first, &again, &entry),
-            Some(Unstable::Differ(lines)) if lines.contains("b: 2,") && lines.contains("b: 3,")
-        ));
-        let field = text(&[
-            "S {",
-            "  keys: {",
-            "    a: 1,",
-            "    b: 2,",
-            "  },",
-            "  n: 6,",
-            "}",
-        ]);
-        assert!(matches!(
-            unstable_compare(&first, &again, &field),
-            Some(Unstable::Differ(lines)) if lines.contains("n: 6,")
-        ));
+    fn a_map_in_another_order_is_equal_and_a_changed_entry_or_field_is_not() {
+        let map = |entries: &[&str], n: &str| {
+            let mut lines = vec!["S {", "    keys: {"];
+            lines.extend_from_slice(entries);
+            lines.extend_from_slice(&["    },", n, "}"]);
+            normalized(&text(&lines))
+        };
+        // Entries of several lines (a key that is a struct), in any order.
+        let a = [
+            "        K {",
+            "            c: 'a',",
+            "        }: [",
+            "            1,",
+            "        ],",
+        ];
+        let b = [
+            "        K {",
+            "            c: 'b',",
+            "        }: [",
+            "            2,",
+            "        ],",
+        ];
+        let ab = [a, b].concat();
+        let ba = [b, a].concat();
+        assert_eq!(map(&ab, "    n: 5,"), map(&ba, "    n: 5,"));
+        // An entry's value changed, a field changed, values swapped
+        // between keys: not equal.
+        let b3 = [
+            "        K {",
+            "            c: 'b',",
+            "        }: [",
+            "            3,",
+            "        ],",
+        ];
+        assert_ne!(map(&ab, "    n: 5,"), map(&[a, b3].concat(), "    n: 5,"));
+        assert_ne!(map(&ab, "    n: 5,"), map(&ba, "    n: 6,"));
+        let a2 = [
+            "        K {",
+            "            c: 'a',",
+            "        }: [",
+            "            2,",
+            "        ],",
+        ];
+        let b1 = [
+            "        K {",
+            "            c: 'b',",
+            "        }: [",
+            "            1,",
+            "        ],",
+        ];
+        assert_ne!(map(&ab, "    n: 5,"), map(&[b1, a2].concat(), "    n: 5,"));
+        // A struct's fields keep their order.
+        let s = normalized(&text(&["S {", "    b: 1,", "    a: 2,", "}"]));
+        assert_eq!(s, text(&["S {", "    b: 1,", "    a: 2,", "}"]));
     }
 
     #[test]

@@ -30,7 +30,7 @@ enum Command {
         #[arg(long, default_value = " ")]
         separator: String,
         /// Shout
-        #[arg(long)]
+        #[arg(long, env = "SAYER_UPPER")]
         upper: bool,
     },
     /// Count to a number
@@ -39,12 +39,23 @@ enum Command {
         #[arg(long, default_value_t = 3, allow_negative_numbers = true)]
         to: i64,
     },
+    /// Any other command, run as a plugin would be
+    #[command(external_subcommand)]
+    Plugin(Vec<String>),
 }
 
 fn main() {
     // A later `--upper` wins over an earlier one, as the CLI has always
     // parsed it: the command is changed before parsing.
     let cmd = Cli::command().args_override_self(true);
+    // A first look, errors ignored (as CLIs do to find a config file's
+    // option before the real parse): the call's command line too.
+    let early = mcp_bridge::try_get_matches_from::<Cli>(
+        cmd.clone().ignore_errors(true),
+        std::env::args_os(),
+    );
+    let verbose = early.map_or(0, |m| m.get_count("verbose"));
+    println!("early look: verbose {verbose}");
     let matches = mcp_bridge::get_matches_from::<Cli>(cmd, std::env::args_os());
     let (name, sub) = matches.subcommand().expect("a command is required");
     let source = |id: &str| match sub.value_source(id) {
@@ -64,6 +75,9 @@ fn main() {
             let text = if upper { text.to_uppercase() } else { text };
             println!("{name}: {text}");
             println!("separator {}, verbose {}", source("separator"), cli.verbose);
+        }
+        Command::Plugin(words) => {
+            println!("plugin: {} (verbose {})", words.join(" "), cli.verbose);
         }
         Command::Count { to } => {
             let numbers: Vec<String> = (1..=to).map(|n| n.to_string()).collect();

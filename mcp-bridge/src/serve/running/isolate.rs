@@ -18,6 +18,7 @@
 
 use std::io::Read;
 use std::process::Stdio;
+use std::sync::OnceLock;
 
 use serde_json::{Map, Value};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -107,37 +108,46 @@ impl Reply {
 
 /// In a child started for one call: the tool and its arguments (read from
 /// stdin, which then reads nothing more). The variable is removed, so the
-/// handler's own child processes do not take themselves for calls.
+/// handler's own child processes do not take themselves for calls. Read
+/// once: a CLI that parses twice (a drop-in in each of two places) gets
+/// the same call each time, the way back only the first time.
 pub(crate) fn isolated_call() -> Option<Result<Call, String>> {
-    let tool = std::env::var(CALL_ENV).ok()?;
-    std::env::remove_var(CALL_ENV);
-    crate::trace::in_environment();
-    let mut input = Vec::new();
-    if let Err(error) = std::io::stdin().read_to_end(&mut input) {
-        return Some(Err(format!("cannot read the call's arguments: {error}")));
-    }
-    let mut reply = Reply::default();
-    #[cfg(unix)]
-    {
-        use std::os::fd::AsFd;
-        // The socket stays open for the reply, on a descriptor the
-        // handler's own children do not inherit; stdin reads nothing.
-        reply.to = rustix::io::fcntl_dupfd_cloexec(std::io::stdin(), 3)
-            .ok()
-            .map(std::os::unix::net::UnixStream::from);
-        if let Ok(null) = std::fs::File::open("/dev/null") {
-            let _ = rustix::stdio::dup2_stdin(null.as_fd());
+    static READ: OnceLock<Option<Result<(String, Map<String, Value>), String>>> = OnceLock::new();
+    let mut first = None;
+    let read = READ.get_or_init(|| {
+        let tool = std::env::var(CALL_ENV).ok()?;
+        std::env::remove_var(CALL_ENV);
+        crate::trace::in_environment();
+        let mut input = Vec::new();
+        if let Err(error) = std::io::stdin().read_to_end(&mut input) {
+            return Some(Err(format!("cannot read the call's arguments: {error}")));
         }
-    }
-    Some(match serde_json::from_slice::<Value>(&input) {
-        Ok(Value::Object(arguments)) => Ok(Call {
-            tool,
-            arguments,
-            reply,
-        }),
-        Ok(other) => Err(format!("the call's arguments are not an object: {other}")),
-        Err(error) => Err(format!("the call's arguments are not JSON: {error}")),
-    })
+        let mut reply = Reply::default();
+        #[cfg(unix)]
+        {
+            use std::os::fd::AsFd;
+            // The socket stays open for the reply, on a descriptor the
+            // handler's own children do not inherit; stdin reads nothing.
+            reply.to = rustix::io::fcntl_dupfd_cloexec(std::io::stdin(), 3)
+                .ok()
+                .map(std::os::unix::net::UnixStream::from);
+            if let Ok(null) = std::fs::File::open("/dev/null") {
+                let _ = rustix::stdio::dup2_stdin(null.as_fd());
+            }
+        }
+        first = Some(reply);
+        Some(match serde_json::from_slice::<Value>(&input) {
+            Ok(Value::Object(arguments)) => Ok((tool, arguments)),
+            Ok(other) => Err(format!("the call's arguments are not an object: {other}")),
+            Err(error) => Err(format!("the call's arguments are not JSON: {error}")),
+        })
+    });
+    let read = read.as_ref()?;
+    Some(read.clone().map(|(tool, arguments)| Call {
+        tool,
+        arguments,
+        reply: first.unwrap_or_default(),
+    }))
 }
 
 /// What a child sent back: the value its handler returned, or what its
