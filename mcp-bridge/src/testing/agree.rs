@@ -753,9 +753,16 @@ fn normalize_into(lines: &[&str], out: &mut Vec<String>) {
         let line = lines[i];
         let trimmed = line.trim();
         let opens = trimmed == "{" || trimmed.ends_with(": {");
-        let close = (i + 1..lines.len())
-            .find(|&j| indent(lines[j]) == indent(line) && lines[j].trim_start().starts_with('}'));
-        let (true, Some(close)) = (opens, close) else {
+        // Only an opening line looks for its close: a scan from every line
+        // would be quadratic in the value's size.
+        let close = opens
+            .then(|| {
+                (i + 1..lines.len()).find(|&j| {
+                    indent(lines[j]) == indent(line) && lines[j].trim_start().starts_with('}')
+                })
+            })
+            .flatten();
+        let Some(close) = close else {
             out.push(line.to_owned());
             i += 1;
             continue;
