@@ -77,7 +77,8 @@ def read_calls():
             if not line.startswith("call "):
                 continue
             _, crate, tool, rest = line.strip().split(None, 3)
-            arguments, argv = rest.split(" :: ", 1)
+            # ` ::` alone at the end: the command line has no words.
+            arguments, argv = (rest + " ").split(" :: ", 1)
             try:
                 arguments = json.loads(arguments)
             except ValueError as error:
@@ -95,6 +96,31 @@ INPUTS = {
     "words.txt": "apple\napricot\nbanana\n",
     "notes/c.md": "# Notes\n\nhello from the notes\n",
     "notes/deep/d.txt": "a deep file\n",
+    # A package of no dependencies, for the cargo plugins (cargo-license,
+    # cargo-mutants, cargo-llvm-lines, cargo-nextest).
+    "tiny/Cargo.toml": '[package]\nname = "tiny"\nversion = "0.1.0"\nedition = "2021"\n'
+    'license = "MIT"\n\n[workspace]\n',
+    "tiny/src/lib.rs": "pub fn double(x: u32) -> u32 {\n    x * 2\n}\n\n"
+    "pub fn is_big(x: u32) -> bool {\n    x > 10\n}\n\n"
+    "#[cfg(test)]\nmod tests {\n    #[test]\n    fn doubles() {\n"
+    "        assert_eq!(super::double(2), 4);\n    }\n}\n",
+    # Recipes for just.
+    "justfile": '# Greets someone\ngreet name="world":\n    @echo "hello {{name}}"\n\n'
+    "# Lists the notes\nnotes:\n    @ls notes\n",
+    # An age identity made for these inputs (rage-keygen), and a line of
+    # text encrypted to it (rage -a), for rage's decryption.
+    "key.txt": "AGE-SECRET-KEY-1Q9KW0585UPD4C8AAM2FMKLS07NJP3U9U4F3YKUGGSE3QJ4CUE5WQWHH4D0\n",
+    "secret.age": """-----BEGIN AGE ENCRYPTED FILE-----
+YWdlLWVuY3J5cHRpb24ub3JnL3YxCi0+IFgyNTUxOSBaOXlQNE5ZRkFHMXIxb2gv
+NHpSYzZkdnNrSUFtSXhoQXZiWVN0MU95SG04CjVvM2RPNytUdDF0ZUkvRUt6ckRQ
+dkVpOWFXbnNWUVcxWGI4aU9JMUlRVVEKLT4gUS1ncmVhc2UgaGJHWE5PCnNWVXB4
+RU1ibzNFRU81elFicWdtM1hBL0lYRnlJbXM4YjkyeXdVK1J6ajI0Qks3ZzVYZ0F3
+MnVqeDNyWC9Rb0EKVWEyYzFDSVlyNndJc280WFFMcnZRa3E5TURiUnIxN3BzUC9K
+Mk9jdgotLS0gUXJvSkJyczFVTUplMWRxNDl0UnYvUkN3QzV6ejRKVnQ5K3BvRytP
+Rk53MAqehuvj0ETmGc2oU+Cz8+gaiANa/dIUD4AqL9jExH/MJEpJARVWhZxf7eXZ
+6fUu4wIfzr4=
+-----END AGE ENCRYPTED FILE-----
+""",
 }
 
 
