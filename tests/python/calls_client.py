@@ -6,7 +6,8 @@ line `{"tools": [names]}` from `tools/list`.
     python calls_client.py --cwd DIR --calls FILE -- <cli> mcp serve
 
 FILE holds a JSON list of `{"tool": name, "arguments": {...}}`. The server
-is started in DIR (the calls' relative paths resolve there). Used by
+is started in DIR (the calls' relative paths resolve there), with this
+process's whole environment. Used by
 scripts/adopt_real.py for the calls of real published CLIs.
 """
 
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 
@@ -23,7 +25,11 @@ async def main(args: argparse.Namespace, server_cmd: list[str]) -> None:
 
     with open(args.calls) as f:
         calls = json.load(f)
-    params = StdioServerParameters(command=server_cmd[0], args=server_cmd[1:], cwd=args.cwd)
+    # The whole environment, as the command line the calls are compared
+    # with has it (the SDK passes only a few variables by default).
+    params = StdioServerParameters(
+        command=server_cmd[0], args=server_cmd[1:], cwd=args.cwd, env=dict(os.environ)
+    )
     with open(args.log, "w") if args.log else open("/dev/null", "w") as errlog:
         async with stdio_client(params, errlog=errlog) as (read, write):
             async with ClientSession(read, write) as session:

@@ -106,13 +106,16 @@ impl Reply {
     }
 }
 
+/// The tool and the arguments a child read for its call.
+type ReadCall = (String, Map<String, Value>);
+
 /// In a child started for one call: the tool and its arguments (read from
 /// stdin, which then reads nothing more). The variable is removed, so the
 /// handler's own child processes do not take themselves for calls. Read
 /// once: a CLI that parses twice (a drop-in in each of two places) gets
 /// the same call each time, the way back only the first time.
 pub(crate) fn isolated_call() -> Option<Result<Call, String>> {
-    static READ: OnceLock<Option<Result<(String, Map<String, Value>), String>>> = OnceLock::new();
+    static READ: OnceLock<Option<Result<ReadCall, String>>> = OnceLock::new();
     let mut first = None;
     let read = READ.get_or_init(|| {
         let tool = std::env::var(CALL_ENV).ok()?;
