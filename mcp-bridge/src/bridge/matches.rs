@@ -31,7 +31,7 @@ use clap::{ArgMatches, Command};
 
 use super::parse::unless_served;
 use crate::registry::Registry;
-use crate::spec::command_line::{models, said};
+use crate::spec::command_line::{external_said, models, said};
 use crate::traits::McpCommand;
 
 /// `cmd.get_matches()`, with the bridge's `mcp` command served (see the
@@ -135,11 +135,10 @@ fn call_words<C: McpCommand>(
         .ok_or_else(|| format!("no tool is named `{tool}`"))?;
     let mut built = cmd.clone();
     built.build();
-    if spec.external.is_some() {
-        return crate::spec::command_line::external_said(&built, spec, arguments)
-            .map_err(|why| format!("tool `{tool}`: no command line says this call: {why}"));
-    }
-    let model = models(&built, std::iter::once(spec))?.remove(0);
-    said(&model, arguments)
-        .map_err(|why| format!("tool `{tool}`: no command line says this call: {why}"))
+    let words = match spec.external {
+        Some(_) => external_said(&built, spec, arguments),
+        None => models(&built, std::iter::once(spec))
+            .and_then(|mut model| said(&model.remove(0), arguments)),
+    };
+    words.map_err(|why| format!("tool `{tool}`: no command line says this call: {why}"))
 }

@@ -636,10 +636,15 @@ where
     // Equal, or equal once the entries of every map are in one order (a
     // `HashMap`'s order is its random state's, not the value's: skim's
     // key bindings, filled by default).
+    // clap's value with its maps in order, made only when the plain texts
+    // differ, and once.
+    let mut first_text = None;
     let agree = match (&theirs, &ours) {
         (Ok(theirs), Ok(ours)) => {
-            format!("{theirs:?}") == format!("{ours:?}")
-                || normalized(&format!("{theirs:#?}")) == normalized(&format!("{ours:#?}"))
+            format!("{theirs:?}") == format!("{ours:?}") || {
+                let text = first_text.insert(normalized(&format!("{theirs:#?}")));
+                *text == normalized(&format!("{ours:#?}"))
+            }
         }
         (Err(_), Err(_)) => true,
         _ => false,
@@ -651,9 +656,8 @@ where
     // gives clap itself another value each time: the lines whose text
     // changes between two parses of the same words are left out, and
     // every other line must be equal.
-    if let (Ok(first), Ok(ours_value)) = (&theirs, &ours) {
+    if let (Some(first), Ok(ours_value)) = (first_text, &ours) {
         if let Ok(Ok(again)) = clap_parse::<C>(parser, &words) {
-            let first = normalized(&format!("{first:#?}"));
             let again = normalized(&format!("{again:#?}"));
             if first != again {
                 let ours_text = normalized(&format!("{ours_value:#?}"));
@@ -769,21 +773,22 @@ fn normalize_into(lines: &[&str], out: &mut Vec<String>) {
         };
         let inner = &lines[i + 1..close];
         let mut entries: Vec<String> = Vec::new();
+        let mut take = |lines: &[&str]| {
+            let mut entry = Vec::new();
+            normalize_into(lines, &mut entry);
+            entries.push(entry.join("\n"));
+        };
         if let Some(first) = inner.first() {
             let at = indent(first);
             let mut start = 0;
             for (k, entry_line) in inner.iter().enumerate() {
                 if indent(entry_line) == at && entry_line.trim_end().ends_with(',') {
-                    let mut entry = Vec::new();
-                    normalize_into(&inner[start..=k], &mut entry);
-                    entries.push(entry.join("\n"));
+                    take(&inner[start..=k]);
                     start = k + 1;
                 }
             }
             if start < inner.len() {
-                let mut entry = Vec::new();
-                normalize_into(&inner[start..], &mut entry);
-                entries.push(entry.join("\n"));
+                take(&inner[start..]);
             }
         }
         entries.sort();

@@ -469,6 +469,16 @@ impl Scanner<'_> {
         });
     }
 
+    /// Visits a function's body: named while it is visited, and the
+    /// commands bound in it forgotten after it.
+    fn in_function(&mut self, name: &syn::Ident, visit: impl FnOnce(&mut Self)) {
+        self.functions.push(name.to_string());
+        let commands = self.commands.len();
+        visit(self);
+        self.commands.truncate(commands);
+        self.functions.pop();
+    }
+
     fn in_main(&self) -> bool {
         self.functions.iter().any(|name| name == "main")
     }
@@ -982,22 +992,18 @@ impl<'ast> Visit<'ast> for Scanner<'_> {
         if item.sig.ident == "main" && self.functions.is_empty() && self.modules.is_empty() {
             self.scan.has_main = true;
         }
-        self.functions.push(item.sig.ident.to_string());
-        let commands = self.commands.len();
-        syn::visit::visit_item_fn(self, item);
-        self.commands.truncate(commands);
-        self.functions.pop();
+        self.in_function(&item.sig.ident, |this| {
+            syn::visit::visit_item_fn(this, item)
+        });
     }
 
     fn visit_impl_item_fn(&mut self, item: &'ast syn::ImplItemFn) {
         if is_test(&item.attrs) {
             return;
         }
-        self.functions.push(item.sig.ident.to_string());
-        let commands = self.commands.len();
-        syn::visit::visit_impl_item_fn(self, item);
-        self.commands.truncate(commands);
-        self.functions.pop();
+        self.in_function(&item.sig.ident, |this| {
+            syn::visit::visit_impl_item_fn(this, item)
+        });
     }
 
     fn visit_item_impl(&mut self, item: &'ast syn::ItemImpl) {
@@ -1029,11 +1035,9 @@ impl<'ast> Visit<'ast> for Scanner<'_> {
         if is_test(&item.attrs) {
             return;
         }
-        self.functions.push(item.sig.ident.to_string());
-        let commands = self.commands.len();
-        syn::visit::visit_trait_item_fn(self, item);
-        self.commands.truncate(commands);
-        self.functions.pop();
+        self.in_function(&item.sig.ident, |this| {
+            syn::visit::visit_trait_item_fn(this, item)
+        });
     }
 
     fn visit_macro(&mut self, mac: &'ast syn::Macro) {

@@ -158,16 +158,14 @@ impl BridgeServer {
         // (the operator's pinned values joined to them: the child's own
         // table has none); a call that prints, too, while a stopped one
         // holds the print turn.
-        let arguments = match shared.typed.spec(index) {
-            Some(spec) if spec.pinned.iter().any(|p| !p.by_cli) => {
-                let mut joined = arguments;
-                for pinned in spec.pinned.iter().filter(|p| !p.by_cli) {
-                    joined.insert(pinned.name.clone(), pinned.value.clone());
-                }
-                joined
-            }
-            _ => arguments,
-        };
+        let mut arguments = arguments;
+        let pinned = shared
+            .typed
+            .spec(index)
+            .map_or(&[][..], |spec| &spec.pinned);
+        for pinned in pinned.iter().filter(|p| !p.by_cli) {
+            arguments.insert(pinned.name.clone(), pinned.value.clone());
+        }
         let (job, elsewhere) = match policy.isolate || shared.isolate_all {
             true => (
                 Job::Isolated {
