@@ -709,9 +709,11 @@ fn searched(
         hints: ToolHints::for_any_of(tools.iter().map(|tool| &tool.hints)),
     };
     let mut shown = vec![Shown::Search(search), Shown::Call(call)];
-    for pattern in &patterns {
+    // The operator's own words: a pattern's `Display` is the crate's to
+    // change (wildmatch 2.0 printed `x*` as `x`).
+    for (pattern, written) in patterns.iter().zip(pinned) {
         if !tools.iter().any(|tool| pattern.matches(&tool.name)) {
-            return Err(format!("--pin {pattern}: no tool has a name that matches"));
+            return Err(format!("--pin {written}: no tool has a name that matches"));
         }
     }
     shown.extend(
