@@ -7,7 +7,8 @@ use mcp_bridge::testing::{assert_agrees_with_clap, assert_parity};
 use mcp_bridge::McpCommand;
 use serde_json::{json, Value};
 use tests::adopt::total::{
-    Copy, Finder, Hook, HookCommand, Query, SyncArgs, SyncThen, Total, Zig, ZigCommand,
+    CargoBuild, Copy, Finder, Hook, HookCommand, Query, SyncArgs, SyncThen, Total, Zig, ZigBuild,
+    ZigCommand,
 };
 use tests::oracle::{both_refuse, same, schema};
 
@@ -45,7 +46,15 @@ fn a_command_name_no_tool_name_allows_is_mapped_byte_by_byte() {
     let registry = mcp_bridge::Registry::<Zig>::new().unwrap();
     let names: Vec<&str> = registry.tools().map(|t| t.name.as_str()).collect();
     // `é` is two bytes: two `_`.
-    assert_eq!(names, ["my_zig_c__", "my_zig_cc", "my_zig_r__mote_add"]);
+    assert_eq!(
+        names,
+        [
+            "my_zig_c__",
+            "my_zig_cc",
+            "my_zig_r__mote_add",
+            "my_zig_build"
+        ]
+    );
     let zig = same::<Zig>(
         "my_zig_c__",
         json!({"args": ["-O2", "main.cc"]}),
@@ -56,6 +65,77 @@ fn a_command_name_no_tool_name_allows_is_mapped_byte_by_byte() {
         ZigCommand::Cxx {
             args: vec!["-O2".into(), "main.cc".into()]
         }
+    );
+}
+
+#[test]
+fn a_struct_read_through_clap_keeps_its_about_last_list_and_missing_value() {
+    let _one = one_at_a_time();
+    let registry = mcp_bridge::Registry::<Zig>::new().unwrap();
+    let build = registry
+        .tools()
+        .find(|t| t.name == "my_zig_build")
+        .expect("the build tool");
+    assert!(
+        build
+            .description
+            .contains("Compile a package and its dependencies"),
+        "{}",
+        build.description
+    );
+    let built = |cargo: CargoBuild| {
+        ZigCommand::Build(ZigBuild {
+            disable_zig_linker: false,
+            cargo,
+        })
+    };
+    // A positional before the `last` list goes to itself, not the list.
+    let zig = same::<Zig>(
+        "my_zig_build",
+        json!({"test_name": "value"}),
+        &["my zig", "build", "value"],
+    );
+    assert_eq!(
+        zig.command,
+        built(CargoBuild {
+            target: vec![],
+            test_name: Some("value".into()),
+            args: vec![],
+        })
+    );
+    same::<Zig>(
+        "my_zig_build",
+        json!({"test_name": "", "args": ["--nocapture", "-x"]}),
+        &["my zig", "build", "", "--", "--nocapture", "-x"],
+    );
+    same::<Zig>(
+        "my_zig_build",
+        json!({"args": ["value"]}),
+        &["my zig", "build", "--", "value"],
+    );
+    // The flag alone holds its `default_missing_value`; no items is no flag.
+    same::<Zig>(
+        "my_zig_build",
+        json!({"target": [""]}),
+        &["my zig", "build", "--target"],
+    );
+    let zig = same::<Zig>("my_zig_build", json!({"target": []}), &["my zig", "build"]);
+    assert_eq!(
+        zig.command,
+        built(CargoBuild {
+            target: vec![],
+            test_name: None,
+            args: vec![],
+        })
+    );
+    // Said before the `--`, a value starting with `-` is a flag: refused
+    // by name, as clap refuses the command line.
+    both_refuse::<Zig>(
+        "my_zig_build",
+        json!({"test_name": "-x"}),
+        &["my zig", "build", "-x"],
+        "test_name",
+        "a value not starting with `-`",
     );
 }
 

@@ -43,7 +43,8 @@ fn matches(
     clap.build();
     let mut flags: Vec<String> = Vec::new();
     let mut occurrences: Vec<String> = Vec::new();
-    let mut positionals: Vec<(usize, Vec<String>)> = Vec::new();
+    let mut positionals: Vec<(usize, bool, Vec<String>)> = Vec::new();
+    let has_last = clap.get_positionals().any(clap::Arg::is_last_set);
     for arg in clap.get_arguments() {
         let Some((name, _)) = crate::spec::clap_args::property(arg) else {
             continue;
@@ -97,7 +98,28 @@ fn matches(
                     other => vec![text(other).ok_or_else(|| wrong("a string"))?],
                 };
                 if arg.is_positional() {
-                    positionals.push((arg.get_index().unwrap_or(usize::MAX), texts));
+                    // Said before the `--` (below): a word starting with
+                    // `-` there is a flag to clap.
+                    let flag_like = |text: &String| {
+                        text.starts_with('-')
+                            && text != "-"
+                            && !(arg.is_allow_negative_numbers_set() && text.parse::<f64>().is_ok())
+                    };
+                    if has_last
+                        && !arg.is_last_set()
+                        && !arg.is_allow_hyphen_values_set()
+                        && texts.iter().any(flag_like)
+                    {
+                        return Err(wrong(
+                            "a value not starting with `-`: a command line says it before the \
+                             `--` that the last argument takes",
+                        ));
+                    }
+                    positionals.push((
+                        arg.get_index().unwrap_or(usize::MAX),
+                        arg.is_last_set(),
+                        texts,
+                    ));
                     continue;
                 }
                 let per_use = arg.get_num_args().map_or(1, |n| n.max_values());
@@ -115,12 +137,21 @@ fn matches(
             }
         }
     }
-    positionals.sort_by_key(|(index, _)| *index);
+    positionals.sort_by_key(|(index, ..)| *index);
+    // After `--` every word is a positional's value, so a value may start
+    // with `-`; but when an argument is `last`, clap gives it every word
+    // after `--`, and the others are said before it (where a value
+    // starting with `-` would be read as a flag: refused above), and
+    // before the flags that take several values and would take them too.
+    let (last, before): (Vec<_>, Vec<_>) = positionals
+        .into_iter()
+        .partition(|(_, last, _)| *last || !has_last);
     let mut words = flags;
+    words.extend(before.into_iter().flat_map(|(.., texts)| texts));
     words.extend(occurrences);
-    if !positionals.is_empty() {
+    if !last.is_empty() {
         words.push("--".to_owned());
-        words.extend(positionals.into_iter().flat_map(|(_, texts)| texts));
+        words.extend(last.into_iter().flat_map(|(.., texts)| texts));
     }
     match clap.try_get_matches_from_mut(words) {
         Ok(matches) => Ok((clap, matches)),

@@ -27,9 +27,11 @@ pub(crate) fn static_text(text: &str) -> &'static str {
     }
 }
 
-/// Adds to `cmd` the parameters, and the groups, of what `clap` (a
-/// command `augment_args` added the struct's arguments to) declares.
+/// Adds to `cmd` the parameters, the groups and the command's own
+/// settings of what `clap` (a command `augment_args` added the struct's
+/// arguments to) declares.
 pub(crate) fn augment(cmd: &mut CommandSpec, clap: clap::Command, stand_ins: &[String]) {
+    settings(cmd, &clap);
     for arg in clap
         .get_arguments()
         .filter(|arg| !stand_ins.iter().any(|id| arg.get_id() == id.as_str()))
@@ -52,6 +54,32 @@ pub(crate) fn augment(cmd: &mut CommandSpec, clap: clap::Command, stand_ins: &[S
             &[],
             &[],
         ));
+    }
+}
+
+/// What `augment_args` set on the command itself: a derived `Args`'s
+/// `#[command(about = ..)]` or doc comment, which clap applies to the
+/// command that flattens it, as the derive's own layer would (that layer
+/// comes after, and wins, as clap applies it after too). A setting left
+/// at clap's default changes nothing.
+fn settings(cmd: &mut CommandSpec, clap: &clap::Command) {
+    if let Some(about) = clap.get_about() {
+        cmd.about = Some(about.to_string());
+    }
+    if let Some(long_about) = clap.get_long_about() {
+        cmd.long_about = Some(long_about.to_string());
+    }
+    if let Some(version) = clap.get_version() {
+        cmd.version = Some(version.to_owned());
+    }
+    cmd.hidden |= clap.is_hide_set();
+    cmd.subcommand_required |= clap.is_subcommand_required_set();
+    cmd.args_conflict_with_subcommands |= clap.is_args_conflicts_with_subcommands_set();
+    cmd.subcommand_negates_reqs |= clap.is_subcommand_negates_reqs_set();
+    for alias in clap.get_all_aliases() {
+        if !cmd.aliases.iter().any(|known| known == alias) {
+            cmd.aliases.push(alias.to_owned());
+        }
     }
 }
 

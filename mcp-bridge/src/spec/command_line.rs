@@ -51,6 +51,8 @@ pub struct ParamModel {
     pub index: Option<usize>,
     /// `num_args = 0..=1`: the flag may be given without a value.
     pub value_optional: bool,
+    /// `default_missing_value(s)`: the flag given alone holds those.
+    pub missing_values: bool,
     pub require_equals: bool,
     pub hyphen_values: bool,
     /// `allow_negative_numbers` on the argument.
@@ -97,6 +99,43 @@ impl ParamModel {
     pub fn null_ok(&self) -> bool {
         self.value_optional && !self.spec.multiple
     }
+}
+
+/// Whether the flag `arg` of the last command of `chain` (from the root),
+/// given alone, holds values: its `default_missing_value`, which clap has
+/// no getter for, so clap is asked, its errors (a required argument left
+/// out) ignored.
+fn alone_holds_values(chain: &[&clap::Command], arg: &clap::Arg) -> bool {
+    let word = match (arg.get_long(), arg.get_short()) {
+        (Some(long), _) => format!("--{long}"),
+        (None, Some(short)) => format!("-{short}"),
+        (None, None) => return false,
+    };
+    let names = chain.iter().skip(1).map(|cmd| cmd.get_name().to_owned());
+    let line = std::iter::once(chain[0].get_name().to_owned())
+        .chain(names)
+        .chain([word]);
+    let Ok(root) = chain[0]
+        .clone()
+        .ignore_errors(true)
+        .try_get_matches_from(line)
+    else {
+        return false;
+    };
+    let mut matches = &root;
+    for cmd in &chain[1..] {
+        match matches.subcommand_matches(cmd.get_name()) {
+            Some(sub) => matches = sub,
+            None => return false,
+        }
+    }
+    let id = arg.get_id().as_str();
+    matches.value_source(id) == Some(clap::parser::ValueSource::CommandLine)
+        && matches
+            .try_get_raw(id)
+            .ok()
+            .flatten()
+            .is_some_and(|mut raw| raw.next().is_some())
 }
 
 /// The tool models of the tools `tools` of the CLI whose built command is
@@ -149,6 +188,10 @@ fn tool_model(root: &clap::Command, tool: &ToolSpec) -> Result<ToolModel, String
                     .map(|a| (level, a))
             })
             .ok_or_else(|| format!("`{}`: clap has no argument `{}`", tool.name, spec.id))?;
+        let arg_level = level;
+        let value_optional = arg
+            .get_num_args()
+            .is_some_and(|n| n.min_values() == 0 && n.takes_values());
         let level = if arg.is_global_set() || level + 1 == chain.len() {
             None
         } else {
@@ -181,9 +224,8 @@ fn tool_model(root: &clap::Command, tool: &ToolSpec) -> Result<ToolModel, String
             longs,
             shorts,
             index: arg.get_index(),
-            value_optional: arg
-                .get_num_args()
-                .is_some_and(|n| n.min_values() == 0 && n.takes_values()),
+            value_optional,
+            missing_values: value_optional && alone_holds_values(&chain[..=arg_level], arg),
             require_equals: arg.is_require_equals_set(),
             hyphen_values: arg.is_allow_hyphen_values_set(),
             negative_numbers: arg.is_allow_negative_numbers_set(),
@@ -684,9 +726,14 @@ fn flag_tokens(
         other => vec![text_of(other)?],
     };
     // No values, of a flag that may take none: the flag alone (what an
-    // `Option<Vec<T>>` tells from absent).
+    // `Option<Vec<T>>` tells from absent), unless the flag alone holds its
+    // `default_missing_value`: then no values is saying nothing (cargo's
+    // `--target` with `""` for the flag alone).
     if texts.is_empty() && p.value_optional {
-        return Ok(vec![name(rng)?]);
+        return match p.missing_values {
+            true => Ok(Vec::new()),
+            false => Ok(vec![name(rng)?]),
+        };
     }
     // Items of a delimited list may also be given joined in one flag.
     if let (Some(d), true) = (p.delimiter, texts.len() > 1 && rng.coin()) {

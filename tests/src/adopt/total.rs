@@ -7,7 +7,9 @@
 //! constant, `args_conflicts_with_subcommands` with a hidden positional of
 //! a child's name, `subcommand_negates_reqs`, `mut_args`, `env_os`,
 //! `number_of_values`, `required_if_eq_any`, the `_os` defaults and a
-//! required positional after an optional one (`allow_missing_positional`).
+//! required positional after an optional one (`allow_missing_positional`),
+//! and a struct derived by clap alone (another crate's) with an about, a
+//! `last` list and a `default_missing_value` (`ZigBuild`).
 
 use std::ffi::OsString;
 use std::str::FromStr;
@@ -212,6 +214,40 @@ pub enum ZigCommand {
     /// A remote's commands
     #[command(name = "rémote", subcommand)]
     Remote(ZigRemote),
+    // No doc comment: the about is the flattened struct's, as clap's
+    // derive applies it (cargo-zigbuild's commands over cargo-options').
+    #[allow(missing_docs)]
+    Build(ZigBuild),
+}
+
+// `my zig build`: its own option, and cargo's, from a struct of another
+// crate's kind (no `McpTool`: read through clap). No doc comment, which
+// clap would make the command's about in place of cargo's.
+#[allow(missing_docs)]
+#[derive(Args, McpTool, Debug, PartialEq)]
+pub struct ZigBuild {
+    /// Leave the zig linker out
+    #[arg(long)]
+    pub disable_zig_linker: bool,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub cargo: CargoBuild,
+}
+
+/// cargo's options as a crate of them declares them: derived by clap
+/// alone, with its own about.
+#[derive(Args, Debug, PartialEq)]
+#[command(about = "Compile a package and its dependencies")]
+pub struct CargoBuild {
+    /// Build for the target triple; alone, for the host
+    #[arg(long, num_args = 0..=1, default_missing_value = "", action = ArgAction::Append)]
+    pub target: Vec<String>,
+    /// Only the tests whose name has this
+    #[arg(value_name = "TESTNAME")]
+    pub test_name: Option<String>,
+    /// Arguments for the test binary
+    #[arg(value_name = "ARGS", last = true, num_args = 0..)]
+    pub args: Vec<String>,
 }
 
 /// `my zig rémote`.
