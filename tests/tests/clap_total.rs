@@ -52,6 +52,7 @@ fn a_command_name_no_tool_name_allows_is_mapped_byte_by_byte() {
             "my_zig_c__",
             "my_zig_cc",
             "my_zig_r__mote_add",
+            "my_zig_r__mote_push",
             "my_zig_build"
         ]
     );
@@ -99,6 +100,7 @@ fn a_struct_read_through_clap_keeps_its_about_last_list_and_missing_value() {
         zig.command,
         built(CargoBuild {
             target: vec![],
+            color: None,
             test_name: Some("value".into()),
             args: vec![],
         })
@@ -124,7 +126,23 @@ fn a_struct_read_through_clap_keeps_its_about_last_list_and_missing_value() {
         zig.command,
         built(CargoBuild {
             target: vec![],
+            color: None,
             test_name: None,
+            args: vec![],
+        })
+    );
+    // A flag given alone does not take the positional's value.
+    let zig = same::<Zig>(
+        "my_zig_build",
+        json!({"color": null, "test_name": "x"}),
+        &["my zig", "build", "x", "--color"],
+    );
+    assert_eq!(
+        zig.command,
+        built(CargoBuild {
+            target: vec![],
+            color: Some(None),
+            test_name: Some("x".into()),
             args: vec![],
         })
     );

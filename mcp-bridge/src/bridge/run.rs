@@ -606,6 +606,31 @@ mod tests {
 
     use super::log_filter;
 
+    /// `--include`, `--exclude`, `--pin` and OAuth's per-tool scopes read
+    /// a pattern as a shell reads one. wildmatch before 2.3.2 did not:
+    /// 2.0 missed names a star should reach (a star before a repeated
+    /// run), 2.3.1 matched names it should not (`*a_` took `a__`), which
+    /// is why its floor is 2.3.2.
+    #[test]
+    fn tool_name_patterns_match_as_a_shell_matches_them() {
+        for (pattern, name, matches) in [
+            ("*__add", "x___add", true),
+            ("*aa", "aaa", true),
+            ("*a_", "a__", false),
+            ("*_c__", "my_zig_c__", true),
+            ("app_*", "app_task_add", true),
+            ("app_?ask_*", "app_task_add", true),
+            ("*_add", "app_task_list", false),
+            ("app_task", "app_task_add", false),
+        ] {
+            assert_eq!(
+                wildmatch::WildMatch::new(pattern).matches(name),
+                matches,
+                "{pattern} against {name}"
+            );
+        }
+    }
+
     #[test]
     fn the_log_filter_reads_levels_by_target_and_keeps_the_default_otherwise() {
         let default = log_filter(None);

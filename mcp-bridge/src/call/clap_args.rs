@@ -99,17 +99,17 @@ fn matches(
                 };
                 if arg.is_positional() {
                     // Said before the `--` (below): a word starting with
-                    // `-` there is a flag to clap.
+                    // `-` there may be a flag to clap, `allow_hyphen_values`
+                    // or not (a known flag, `--` itself); a number only
+                    // where clap takes one.
+                    let numbers =
+                        arg.is_allow_negative_numbers_set() || arg.is_allow_hyphen_values_set();
                     let flag_like = |text: &String| {
                         text.starts_with('-')
                             && text != "-"
-                            && !(arg.is_allow_negative_numbers_set() && text.parse::<f64>().is_ok())
+                            && !(numbers && text.parse::<f64>().is_ok())
                     };
-                    if has_last
-                        && !arg.is_last_set()
-                        && !arg.is_allow_hyphen_values_set()
-                        && texts.iter().any(flag_like)
-                    {
+                    if has_last && !arg.is_last_set() && texts.iter().any(flag_like) {
                         return Err(wrong(
                             "a value not starting with `-`: a command line says it before the \
                              `--` that the last argument takes",
@@ -141,13 +141,14 @@ fn matches(
     // After `--` every word is a positional's value, so a value may start
     // with `-`; but when an argument is `last`, clap gives it every word
     // after `--`, and the others are said before it (where a value
-    // starting with `-` would be read as a flag: refused above), and
-    // before the flags that take several values and would take them too.
+    // starting with `-` would be read as a flag: refused above), first:
+    // after a flag given alone or one taking several values, clap would
+    // give it to the flag.
     let (last, before): (Vec<_>, Vec<_>) = positionals
         .into_iter()
         .partition(|(_, last, _)| *last || !has_last);
-    let mut words = flags;
-    words.extend(before.into_iter().flat_map(|(.., texts)| texts));
+    let mut words: Vec<String> = before.into_iter().flat_map(|(.., texts)| texts).collect();
+    words.extend(flags);
     words.extend(occurrences);
     if !last.is_empty() {
         words.push("--".to_owned());

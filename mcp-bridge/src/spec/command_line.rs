@@ -101,34 +101,24 @@ impl ParamModel {
     }
 }
 
-/// Whether the flag `arg` of the last command of `chain` (from the root),
-/// given alone, holds values: its `default_missing_value`, which clap has
-/// no getter for, so clap is asked, its errors (a required argument left
-/// out) ignored.
-fn alone_holds_values(chain: &[&clap::Command], arg: &clap::Arg) -> bool {
+/// Whether the flag `arg` of `cmd` (built, as part of the CLI's built
+/// command), given alone, holds values: its `default_missing_value`,
+/// which clap has no getter for, so clap is asked, with `cmd` alone and
+/// its errors (a required argument left out) ignored.
+fn alone_holds_values(cmd: &clap::Command, arg: &clap::Arg) -> bool {
     let word = match (arg.get_long(), arg.get_short()) {
         (Some(long), _) => format!("--{long}"),
         (None, Some(short)) => format!("-{short}"),
         (None, None) => return false,
     };
-    let names = chain.iter().skip(1).map(|cmd| cmd.get_name().to_owned());
-    let line = std::iter::once(chain[0].get_name().to_owned())
-        .chain(names)
-        .chain([word]);
-    let Ok(root) = chain[0]
+    let Ok(matches) = cmd
         .clone()
         .ignore_errors(true)
-        .try_get_matches_from(line)
+        .no_binary_name(true)
+        .try_get_matches_from([word])
     else {
         return false;
     };
-    let mut matches = &root;
-    for cmd in &chain[1..] {
-        match matches.subcommand_matches(cmd.get_name()) {
-            Some(sub) => matches = sub,
-            None => return false,
-        }
-    }
     let id = arg.get_id().as_str();
     matches.value_source(id) == Some(clap::parser::ValueSource::CommandLine)
         && matches
@@ -225,7 +215,7 @@ fn tool_model(root: &clap::Command, tool: &ToolSpec) -> Result<ToolModel, String
             shorts,
             index: arg.get_index(),
             value_optional,
-            missing_values: value_optional && alone_holds_values(&chain[..=arg_level], arg),
+            missing_values: value_optional && alone_holds_values(chain[arg_level], arg),
             require_equals: arg.is_require_equals_set(),
             hyphen_values: arg.is_allow_hyphen_values_set(),
             negative_numbers: arg.is_allow_negative_numbers_set(),

@@ -242,6 +242,9 @@ pub struct CargoBuild {
     /// Build for the target triple; alone, for the host
     #[arg(long, num_args = 0..=1, default_missing_value = "", action = ArgAction::Append)]
     pub target: Vec<String>,
+    /// Colour the output; alone, always
+    #[arg(long, num_args = 0..=1)]
+    pub color: Option<Option<String>>,
     /// Only the tests whose name has this
     #[arg(value_name = "TESTNAME")]
     pub test_name: Option<String>,
@@ -255,4 +258,14 @@ pub struct CargoBuild {
 pub enum ZigRemote {
     /// Add one
     Add,
+    /// Build on one: cargo's options two commands down, beside a required
+    /// option
+    Push {
+        /// The remote
+        #[arg(long)]
+        name: String,
+        #[command(flatten)]
+        #[allow(missing_docs)]
+        cargo: CargoBuild,
+    },
 }
