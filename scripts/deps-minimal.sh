@@ -11,7 +11,10 @@
 #
 # Lowering a floor: set it in the manifest and run this script; it fails
 # when the graph forces a higher version (the check below names it) or
-# when the crates stop building or passing there.
+# when the crates stop building or passing there. A floor is also never
+# below a release with a bug the bridge would reach (wildmatch 2.3.2, held
+# by a test) or a published security advisory (tokio 1.38.2,
+# tracing-subscriber 0.3.20).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -64,8 +67,10 @@ EOF
 
 # Without the default features too: the stdio-only build a user may pick.
 cargo build -p mcp-bridge --no-default-features --locked
-# And with OAuth, the feature that brings the JWT and HTTPS crates.
+# And with OAuth, the feature that brings the JWT and HTTPS crates, and
+# with every feature (YAML's parser, `testing`, `server-json`, `adopt`).
 cargo build -p mcp-bridge --features oauth --locked
+cargo build -p mcp-bridge --all-features --locked
 cargo test -p mcp-bridge-derive -p mcp-bridge --lib --locked
 # `cargo mcp-bridge adopt` (the `adopt` feature: syn's spans, toml_edit).
 cargo test -p mcp-bridge --features adopt --bin cargo-mcp-bridge --locked
