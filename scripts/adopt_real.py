@@ -231,6 +231,15 @@ def run_calls(entry, calls, env):
         if i >= len(results):
             problems.append(f"{call['tool']}: no answer\n" + client.stderr[-2000:])
             continue
+        # The bridge's own refusal of the arguments (a usage error, as
+        # the command line's clap would give) never ran the CLI: a call
+        # of the list must reach its `main`.
+        if results[i]["isError"] and results[i]["text"].startswith(f"[stderr]\ntool `{call['tool']}`"):
+            problems.append(
+                f"{call['tool']} {json.dumps(call['arguments'])}: the bridge refused it, the CLI did not run: "
+                f"{results[i]['text'][:800]!r}"
+            )
+            continue
         got = split_result(results[i]["text"])
         want = expected[i]
         same_out = got[0] == want[0] or (got[0] == want[0] + "\n" and not want[0].endswith("\n"))
