@@ -84,10 +84,16 @@ fn a_struct_read_through_clap_keeps_its_about_last_list_and_missing_value() {
         "{}",
         build.description
     );
-    let built = |cargo: CargoBuild| {
+    // What `build` holds with no target and no trailing arguments.
+    let built = |color: Option<Option<String>>, test_name: Option<&str>| {
         ZigCommand::Build(ZigBuild {
             disable_zig_linker: false,
-            cargo,
+            cargo: CargoBuild {
+                target: vec![],
+                color,
+                test_name: test_name.map(str::to_owned),
+                args: vec![],
+            },
         })
     };
     // A positional before the `last` list goes to itself, not the list.
@@ -96,15 +102,7 @@ fn a_struct_read_through_clap_keeps_its_about_last_list_and_missing_value() {
         json!({"test_name": "value"}),
         &["my zig", "build", "value"],
     );
-    assert_eq!(
-        zig.command,
-        built(CargoBuild {
-            target: vec![],
-            color: None,
-            test_name: Some("value".into()),
-            args: vec![],
-        })
-    );
+    assert_eq!(zig.command, built(None, Some("value")));
     same::<Zig>(
         "my_zig_build",
         json!({"test_name": "", "args": ["--nocapture", "-x"]}),
@@ -122,30 +120,14 @@ fn a_struct_read_through_clap_keeps_its_about_last_list_and_missing_value() {
         &["my zig", "build", "--target"],
     );
     let zig = same::<Zig>("my_zig_build", json!({"target": []}), &["my zig", "build"]);
-    assert_eq!(
-        zig.command,
-        built(CargoBuild {
-            target: vec![],
-            color: None,
-            test_name: None,
-            args: vec![],
-        })
-    );
+    assert_eq!(zig.command, built(None, None));
     // A flag given alone does not take the positional's value.
     let zig = same::<Zig>(
         "my_zig_build",
         json!({"color": null, "test_name": "x"}),
         &["my zig", "build", "x", "--color"],
     );
-    assert_eq!(
-        zig.command,
-        built(CargoBuild {
-            target: vec![],
-            color: Some(None),
-            test_name: Some("x".into()),
-            args: vec![],
-        })
-    );
+    assert_eq!(zig.command, built(Some(None), Some("x")));
     // Said before the `--`, a value starting with `-` is a flag: refused
     // by name, as clap refuses the command line.
     both_refuse::<Zig>(

@@ -100,14 +100,14 @@ fn matches(
                 if arg.is_positional() {
                     // Said before the `--` (below): a word starting with
                     // `-` there may be a flag to clap, `allow_hyphen_values`
-                    // or not (a known flag, `--` itself); a number only
-                    // where clap takes one.
+                    // or not (a known flag, `--` itself); a negative
+                    // number only where clap takes one.
                     let numbers =
                         arg.is_allow_negative_numbers_set() || arg.is_allow_hyphen_values_set();
                     let flag_like = |text: &String| {
                         text.starts_with('-')
                             && text != "-"
-                            && !(numbers && text.parse::<f64>().is_ok())
+                            && !(numbers && crate::spec::command_line::is_negative_number(text))
                     };
                     if has_last && !arg.is_last_set() && texts.iter().any(flag_like) {
                         return Err(wrong(
